@@ -1,0 +1,110 @@
+// Built-in per-architecture models: the datapath's parameters as data, with their sources.
+// docs/models.md explains every value and its evidence; `validated` marks values that
+// tcnum's own recorded corpora confirm bit for bit.
+#include <map>
+#include <stdexcept>
+
+#include "tcnum/model.hpp"
+
+namespace tcnum {
+namespace {
+
+DatapathParams params(int frac_bits, int block_size) {
+  DatapathParams p;
+  p.frac_bits = frac_bits;
+  p.block_size = block_size;
+  return p;
+}
+
+ModelRule rule(std::optional<Family> fam, std::optional<InputClass> in, DatapathParams p, std::string source) {
+  return ModelRule{fam, in, std::nullopt, p, std::move(source), false};
+}
+
+const char* kFasi = "Fasi et al. 2021 (PeerJ CS)";
+const char* kKM = "Khattak & Mikaitis, arXiv 2512.07004";
+const char* kMmaSim = "Xie et al., MMA-Sim, arXiv 2511.10909";
+
+Model volta() {
+  Model m{"sm_70", 70, "Volta (V100): 4-product blocks, 23 kept fraction bits, RZ", {}};
+  m.rules.push_back(rule(std::nullopt, std::nullopt, params(23, 4), std::string(kFasi) + "; " + kKM));
+  return m;
+}
+
+Model turing() {
+  Model m{"sm_75", 75, "Turing (T4): 4-product blocks, 24 kept fraction bits, RZ", {}};
+  m.rules.push_back(rule(std::nullopt, std::nullopt, params(24, 4), kMmaSim));
+  return m;
+}
+
+Model ampere_like(const char* name, int sm, const char* desc) {
+  Model m{name, sm, desc, {}};
+  m.rules.push_back(rule(std::nullopt, InputClass::tf32, params(24, 4), std::string(kKM) + "; " + kMmaSim));
+  m.rules.push_back(rule(std::nullopt, InputClass::fp8, params(24, 16), std::string(kMmaSim) + " (Ada fp8)"));
+  m.rules.push_back(rule(std::nullopt, std::nullopt, params(24, 8), std::string(kFasi) + "; " + kKM));
+  return m;
+}
+
+Model hopper() {
+  Model m{"sm_90", 90, "Hopper (H100/H200): 16-product blocks (8 for tf32), 25 kept fraction bits, RZ; "
+                       "fp8 wgmma keeps 13 fraction bits over 32-product blocks", {}};
+  m.rules.push_back(rule(Family::wgmma, InputClass::fp8, params(13, 32), std::string(kMmaSim) + "; DeepSeek-V3 report"));
+  m.rules.push_back(rule(std::nullopt, InputClass::tf32, params(25, 8), kKM));
+  // mma.sync fp8 on sm_90 runs as f16 HMMA (Luo et al., Table 14): the f16 datapath.
+  m.rules.push_back(rule(std::nullopt, std::nullopt, params(25, 16), std::string(kKM) + "; " + kMmaSim));
+  return m;
+}
+
+Model blackwell() {
+  Model m{"sm_100", 100, "Blackwell (B200): as Hopper for f16/bf16/tf32; fp8 with 25 kept bits", {}};
+  m.rules.push_back(rule(std::nullopt, InputClass::tf32, params(25, 8), kKM));
+  m.rules.push_back(rule(std::nullopt, InputClass::fp8, params(25, 32), kMmaSim));
+  m.rules.push_back(rule(std::nullopt, std::nullopt, params(25, 16), kKM));
+  return m;
+}
+
+}  // namespace
+
+DatapathParams exact_params() {
+  DatapathParams p;
+  p.frac_bits = 640;
+  p.block_size = 0;
+  p.block_rounding = Rounding::nearest_even;
+  p.output_rounding = Rounding::nearest_even;
+  return p;
+}
+
+const Model& builtin_model(int sm) {
+  static const std::map<int, Model> models = {
+      {70, volta()},
+      {75, turing()},
+      {80, ampere_like("sm_80", 80, "Ampere (A100): 8-product blocks (4 for tf32), 24 kept fraction bits, RZ")},
+      {86, ampere_like("sm_86", 86, "Ampere (GA10x): as sm_80")},
+      {89, ampere_like("sm_89", 89, "Ada (L4/L40): as sm_80, plus fp8 mma")},
+      {90, hopper()},
+      {100, blackwell()},
+  };
+  auto it = models.find(sm);
+  if (it == models.end()) throw std::invalid_argument("no built-in model for sm_" + std::to_string(sm));
+  return it->second;
+}
+
+InputClass input_class(const Instruction& in) {
+  switch (in.a_type) {
+    case Format::bf16: return InputClass::bf16;
+    case Format::tf32: return InputClass::tf32;
+    case Format::e4m3:
+    case Format::e5m2: return InputClass::fp8;
+    default: return InputClass::f16;
+  }
+}
+
+const DatapathParams& Model::params_for(const Instruction& in) const {
+  const InputClass ic = input_class(in);
+  for (const ModelRule& r : rules)
+    if ((!r.family || *r.family == in.family) && (!r.inputs || *r.inputs == ic) &&
+        (!r.d_type || *r.d_type == in.d_type))
+      return r.params;
+  throw std::invalid_argument("model " + name + " has no rule for " + in.name);
+}
+
+}  // namespace tcnum

@@ -1,0 +1,178 @@
+// The one datapath: d = c + sum_k a_k*b_k, block by block, as the model describes.
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+#include "accumulator.hpp"
+#include "tcnum/dot.hpp"
+
+namespace tcnum {
+namespace {
+
+// An exact nonzero term ±sig·2^lsb; `nominal` is the exponent the aligner sees:
+// the hidden-bit position (products: the sum of the factors', not renormalised).
+struct Term {
+  bool negative;
+  std::uint64_t sig;
+  int lsb;
+  int nominal;
+};
+
+// What one block's inputs hold besides finite terms.
+struct Specials {
+  bool nan = false, pos_inf = false, neg_inf = false;
+  bool all_zeros_negative = true;  // sign of an all-zero sum, IEEE style
+  void add_inf(bool negative) { (negative ? neg_inf : pos_inf) = true; }
+};
+
+Decoded decode_operand(Format f, std::uint32_t bits, bool flush) {
+  Decoded d = decode(f, bits);
+  if (flush && d.kind == Decoded::Kind::finite && d.exponent + spec(f).frac_bits == spec(f).emin() &&
+      (d.significand >> spec(f).frac_bits) == 0)
+    d = Decoded{Decoded::Kind::zero, d.sign, 0, 0};
+  return d;
+}
+
+int nominal_of(const Decoded& d, Format f) { return d.exponent + spec(f).frac_bits; }
+
+// Adds a decoded addend (C or the previous block's result) to a block's inputs.
+void add_value(const Decoded& v, Format f, std::vector<Term>& terms, Specials& sp) {
+  switch (v.kind) {
+    case Decoded::Kind::nan: sp.nan = true; return;
+    case Decoded::Kind::inf: sp.add_inf(v.sign); return;
+    case Decoded::Kind::zero: sp.all_zeros_negative &= v.sign; return;
+    case Decoded::Kind::finite:
+      terms.push_back({v.sign, v.significand, v.exponent, nominal_of(v, f)});
+      sp.all_zeros_negative = false;
+  }
+}
+
+void add_product(const Decoded& a, Format fa, const Decoded& b, Format fb, std::vector<Term>& terms,
+                 Specials& sp) {
+  const bool negative = a.sign != b.sign;
+  if (a.is_nan() || b.is_nan()) return void(sp.nan = true);
+  if (a.is_inf() || b.is_inf()) {
+    if (a.is_zero() || b.is_zero()) return void(sp.nan = true);  // Inf * 0
+    return sp.add_inf(negative);
+  }
+  if (a.is_zero() || b.is_zero()) return void(sp.all_zeros_negative &= negative);
+  terms.push_back({negative, a.significand * b.significand, a.exponent + b.exponent,
+                   nominal_of(a, fa) + nominal_of(b, fb)});
+  sp.all_zeros_negative = false;
+}
+
+// Aligns every term to the largest nominal exponent, truncates each to F fraction bits
+// below it, and sums exactly: the result is sum·2^quantum.
+template <class Acc>
+detail::Magnitude align_and_sum(const std::vector<Term>& terms, int frac_bits) {
+  int emax = terms.front().nominal;
+  for (const Term& t : terms) emax = std::max(emax, t.nominal);
+  const int quantum = emax - frac_bits;
+  Acc acc;
+  for (const Term& t : terms) {
+    if (t.lsb >= quantum) {
+      acc.add(t.sig, t.lsb - quantum, t.negative);
+    } else {
+      const int drop = quantum - t.lsb;
+      acc.add(drop >= 64 ? 0 : t.sig >> drop, 0, t.negative);  // truncation toward zero
+    }
+  }
+  detail::Magnitude m = acc.magnitude();
+  m.shift += quantum;
+  return m;
+}
+
+// Rounds an exact magnitude into f, with the model's overflow rule.
+std::uint32_t round_into(Format f, const detail::Magnitude& m, Rounding mode, bool overflow_to_inf) {
+  if (m.bits != 0 && overflow_to_inf) {
+    const int lead = m.shift + detail::bit_length_u128(m.bits) - 1;
+    if (lead > spec(f).emax()) return infinity_bits(f, m.negative);
+  }
+  return round_pack(f, m.negative, m.bits, m.shift, m.sticky, mode, !overflow_to_inf);
+}
+
+struct BlockOut {
+  bool nan = false;
+  std::uint32_t bits = 0;
+};
+
+// One block: its terms and specials -> rounded into `f` (or NaN).
+BlockOut finish_block(const std::vector<Term>& terms, const Specials& sp, const DatapathParams& p, Format f,
+                      Rounding mode) {
+  if (sp.nan || (sp.pos_inf && sp.neg_inf)) return {true, 0};
+  if (sp.pos_inf || sp.neg_inf) return {false, infinity_bits(f, sp.neg_inf)};
+  if (terms.empty()) return {false, zero_bits(f, sp.all_zeros_negative)};
+  const detail::Magnitude m = p.frac_bits <= detail::NarrowAccumulator::kMaxShift
+                                  ? align_and_sum<detail::NarrowAccumulator>(terms, p.frac_bits)
+                                  : align_and_sum<detail::WideAccumulator>(terms, p.frac_bits);
+  if (m.bits == 0 && !m.sticky) return {false, zero_bits(f, false)};  // exact cancellation: +0
+  return {false, round_into(f, m, mode, p.overflow_to_inf)};
+}
+
+}  // namespace
+
+std::uint32_t mma_element(const DatapathParams& p, const Instruction& in, std::span<const std::uint32_t> a,
+                          std::span<const std::uint32_t> b, std::uint32_t c) {
+  const int k = in.k;
+  if (static_cast<int>(a.size()) != k || static_cast<int>(b.size()) != k)
+    throw std::invalid_argument(in.name + ": expected " + std::to_string(k) + " elements of A and of B");
+  if (p.frac_bits < 0 || p.frac_bits > detail::WideAccumulator::kMaxShift)
+    throw std::invalid_argument("model frac_bits out of range");
+  const int block = p.block_size <= 0 ? k : std::min(p.block_size, k);
+  const Format d_type = in.d_type;
+  const std::uint32_t nan_out = canonical_nan(d_type);
+
+  std::vector<Term> terms;
+  terms.reserve(block + 1);
+  // The running addend: C first, then each block's result in block_format.
+  Decoded addend = decode_operand(in.c_type, c, p.flush_subnormal_inputs);
+  Format addend_format = in.c_type;
+  const bool c_last = p.addend == AddendEntry::last_block;
+  const int blocks = (k + block - 1) / block + (c_last ? 1 : 0);
+  const Decoded c_held = addend;
+
+  for (int blk = 0; blk < blocks; ++blk) {
+    terms.clear();
+    Specials sp;
+    if (!(c_last && blk == 0)) add_value(addend, addend_format, terms, sp);
+    const bool product_block = blk * block < k;
+    if (product_block) {
+      for (int i = blk * block; i < std::min(k, (blk + 1) * block); ++i)
+        add_product(decode_operand(in.a_type, a[i], p.flush_subnormal_inputs), in.a_type,
+                    decode_operand(in.b_type, b[i], p.flush_subnormal_inputs), in.b_type, terms, sp);
+    } else {
+      add_value(c_held, in.c_type, terms, sp);
+    }
+    const bool last = blk == blocks - 1;
+    if (!last || d_type == p.block_format || !p.output_direct) {
+      const BlockOut r = finish_block(terms, sp, p, p.block_format, p.block_rounding);
+      if (r.nan) return nan_out;
+      addend = decode(p.block_format, r.bits);
+      addend_format = p.block_format;
+      if (last) {
+        if (d_type == p.block_format) return r.bits;
+        // Convert the block-format result to D.
+        if (addend.is_nan()) return nan_out;
+        if (addend.is_inf() || addend.is_zero()) return addend.is_inf() ? infinity_bits(d_type, addend.sign)
+                                                                        : zero_bits(d_type, addend.sign);
+        detail::Magnitude m{addend.sign, addend.significand, addend.exponent, false};
+        return round_into(d_type, m, p.output_rounding, p.overflow_to_inf);
+      }
+    } else {
+      const BlockOut r = finish_block(terms, sp, p, d_type, p.output_rounding);
+      return r.nan ? nan_out : r.bits;
+    }
+  }
+  return nan_out;  // unreachable: the last block returns
+}
+
+void mma_tile(const Model& model, const Instruction& in, const std::uint32_t* a, const std::uint32_t* b,
+              const std::uint32_t* c, std::uint32_t* d) {
+  const DatapathParams& p = model.params_for(in);
+  for (int i = 0; i < in.m; ++i)
+    for (int j = 0; j < in.n; ++j)
+      d[i * in.n + j] = mma_element(p, in, {a + i * in.k, static_cast<std::size_t>(in.k)},
+                                    {b + j * in.k, static_cast<std::size_t>(in.k)}, c[i * in.n + j]);
+}
+
+}  // namespace tcnum
