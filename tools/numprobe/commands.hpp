@@ -1,0 +1,13 @@
+// Each numprobe subcommand registers itself on the app; main.cpp wires them together.
+#pragma once
+#include <CLI/CLI.hpp>
+
+namespace numprobe {
+
+// Exit code of the command that ran (set by its callback).
+int& exit_code();
+
+void register_replay(CLI::App& app);
+void register_list(CLI::App& app);
+
+}  // namespace numprobe

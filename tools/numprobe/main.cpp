@@ -1,0 +1,35 @@
+// numprobe: tensor-core numerics from the command line.
+#include <iostream>
+
+#include "commands.hpp"
+
+namespace numprobe {
+int& exit_code() {
+  static int code = 0;
+  return code;
+}
+}  // namespace numprobe
+
+int main(int argc, char** argv) {
+  CLI::App app{"numprobe: probe, replay and model NVIDIA tensor-core numerics (tcnum)"};
+  app.footer(
+      "Examples:\n"
+      "  numprobe replay corpora/h100/*.tcc.gz\n"
+      "  numprobe list --arch sm_90\n");
+  app.require_subcommand(0, 1);
+  numprobe::register_replay(app);
+  numprobe::register_list(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    std::cerr << "numprobe: " << e.what() << "\n";
+    return 2;
+  }
+  if (app.get_subcommands().empty()) {
+    std::cout << app.help();
+    return 0;
+  }
+  return numprobe::exit_code();
+}
