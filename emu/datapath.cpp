@@ -122,7 +122,7 @@ std::uint32_t mma_element(const DatapathParams& p, const Instruction& in, std::s
   const Format d_type = in.d_type;
   const std::uint32_t nan_out = canonical_nan(d_type);
 
-  std::vector<Term> terms;
+  thread_local std::vector<Term> terms;  // reused: one allocation per thread, not per element
   terms.reserve(block + 1);
   // The running addend: C first, then each block's result in block_format.
   Decoded addend = decode_operand(in.c_type, c, p.flush_subnormal_inputs);
