@@ -1,0 +1,267 @@
+// tcnum::device: device queries, run_tiles and run_cases (device.hpp).
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include <cuda_runtime_api.h>
+
+#include "mma_sync_probe.hpp"
+#include "runner_internal.hpp"
+#include "tcnum/device.hpp"
+
+// wgmma kernels live in wgmma_kernels.cu (its own author); CMake defines TCNUM_WGMMA_PROBES
+// only when that file is part of the library.
+#if defined(TCNUM_WGMMA_PROBES) && __has_include("wgmma_probe.hpp")
+#include "wgmma_probe.hpp"
+#define TCNUM_WITH_WGMMA 1
+#endif
+
+namespace tcnum::device {
+namespace {
+
+constexpr std::size_t kChunkBytes = std::size_t{256} << 20;  // device memory per chunk, all buffers
+
+void check(cudaError_t e, const std::string& what) {
+  if (e != cudaSuccess)
+    throw DeviceError("CUDA error while " + what + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
+}
+
+struct DeviceBuffer {
+  std::uint32_t* p = nullptr;
+  DeviceBuffer() = default;
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  ~DeviceBuffer() {
+    if (p) cudaFree(p);
+  }
+  void alloc(std::size_t words, const std::string& what) {
+    check(cudaMalloc(reinterpret_cast<void**>(&p), std::max<std::size_t>(words, 1) * 4), "allocating " + what);
+  }
+};
+
+cudaDeviceProp properties(int device) {
+  int count = 0;
+  check(cudaGetDeviceCount(&count), "counting CUDA devices");
+  if (device < 0 || device >= count)
+    throw DeviceError("no CUDA device " + std::to_string(device) + " (" + std::to_string(count) + " present)");
+  cudaDeviceProp p{};
+  check(cudaGetDeviceProperties(&p, device), "reading the properties of device " + std::to_string(device));
+  return p;
+}
+
+std::string describe(const cudaDeviceProp& p, int device) {
+  return "device " + std::to_string(device) + " (" + p.name + ", sm_" + std::to_string(p.major * 10 + p.minor) + ")";
+}
+
+// Refuses instructions the device cannot execute, before anything is launched.
+cudaDeviceProp require_supported(const Instruction& in, int device) {
+  const cudaDeviceProp p = properties(device);
+  const int sm = p.major * 10 + p.minor;
+  if (in.family == Family::tcgen05)
+    throw DeviceError(in.name + ": no tcgen05 probe kernels exist yet (needs an sm_100a build)");
+  if (in.family == Family::wgmma && sm != 90)
+    throw DeviceError(in.name + ": wgmma runs only on sm_90a (Hopper) code; " + describe(p, device) +
+                      " cannot execute it");
+  if (sm < in.min_sm || sm > in.max_sm)
+    throw DeviceError(in.name + " needs sm_" + std::to_string(in.min_sm) +
+                      (in.max_sm < 1000 ? "..sm_" + std::to_string(in.max_sm) : std::string("+")) + "; " +
+                      describe(p, device) + " cannot execute it");
+  return p;
+}
+
+void require_sizes(const Instruction& in, int tiles, std::size_t a, std::size_t b, std::size_t c) {
+  const auto t = static_cast<std::size_t>(tiles);
+  if (tiles < 0 || a != t * in.m * in.k || b != t * in.n * in.k || c != t * in.m * in.n)
+    throw std::invalid_argument(in.name + ": run_tiles wants tiles*M*K A, tiles*N*K B and tiles*M*N C words for " +
+                                std::to_string(tiles) + " tiles; got " + std::to_string(a) + ", " + std::to_string(b) +
+                                ", " + std::to_string(c));
+}
+
+std::vector<std::uint32_t> run_mma(const Instruction& in, int tiles, const std::vector<std::uint32_t>& a,
+                                   const std::vector<std::uint32_t>& b, const std::vector<std::uint32_t>& c,
+                                   const cudaDeviceProp& props, int device, int max_blocks) {
+  const detail::MmaKernel* k = detail::find_mma_kernel(in.name);
+  if (!k) {
+    std::string why = in.name + ": no mma.sync probe kernel";
+    if (in.name == "mma.m8n8k4.f16.f16.f16.f32")
+      why += " (ptxas of CUDA 13 rejects f16 D with f32 C for m8n8k4 on every target it supports, sm_75+)";
+    throw DeviceError(why);
+  }
+  if (k->m != in.m || k->n != in.n || k->k != in.k) throw DeviceError(in.name + ": probe kernel shape mismatch");
+  if (max_blocks <= 0) max_blocks = props.multiProcessorCount * 16;
+
+  const std::size_t mk = std::size_t(in.m) * in.k, nk = std::size_t(in.n) * in.k, mn = std::size_t(in.m) * in.n;
+  const std::size_t per_tile = (mk + nk + 2 * mn) * 4;
+  const int chunk = static_cast<int>(std::clamp<std::size_t>(kChunkBytes / per_tile, 1, 1 << 24));
+  const int first = std::min(tiles, chunk);
+  const std::string dev = " on device " + std::to_string(device);
+  DeviceBuffer da, db, dc, dd;
+  da.alloc(first * mk, "A" + dev);
+  db.alloc(first * nk, "B" + dev);
+  dc.alloc(first * mn, "C" + dev);
+  dd.alloc(first * mn, "D" + dev);
+
+  std::vector<std::uint32_t> d(std::size_t(tiles) * mn);
+  for (int t0 = 0; t0 < tiles; t0 += chunk) {
+    const int n = std::min(chunk, tiles - t0);
+    const std::string what = " for " + in.name + " (tiles " + std::to_string(t0) + ".." + std::to_string(t0 + n) + ")";
+    check(cudaMemcpy(da.p, a.data() + t0 * mk, n * mk * 4, cudaMemcpyHostToDevice), "copying A" + what);
+    check(cudaMemcpy(db.p, b.data() + t0 * nk, n * nk * 4, cudaMemcpyHostToDevice), "copying B" + what);
+    check(cudaMemcpy(dc.p, c.data() + t0 * mn, n * mn * 4, cudaMemcpyHostToDevice), "copying C" + what);
+    check(k->launch(da.p, db.p, dc.p, dd.p, n, max_blocks, nullptr), "launching the kernel" + what);
+    check(cudaDeviceSynchronize(), "running the kernel" + what);
+    check(cudaMemcpy(d.data() + t0 * mn, dd.p, n * mn * 4, cudaMemcpyDeviceToHost), "copying D back" + what);
+  }
+  return d;
+}
+
+#ifdef TCNUM_WITH_WGMMA
+std::vector<std::uint32_t> run_wgmma(const Instruction& in, int tiles, const std::vector<std::uint32_t>& a,
+                                     const std::vector<std::uint32_t>& b, const std::vector<std::uint32_t>& c,
+                                     const RunOptions& opt) {
+  const std::size_t mk = std::size_t(in.m) * in.k, nk = std::size_t(in.n) * in.k, mn = std::size_t(in.m) * in.n;
+  const int chunk = static_cast<int>(std::clamp<std::size_t>(kChunkBytes / ((mk + nk + 2 * mn) * 4), 1, 1 << 24));
+  std::vector<std::uint32_t> d;
+  d.reserve(std::size_t(tiles) * mn);
+  for (int t0 = 0; t0 < tiles; t0 += chunk) {
+    const int n = std::min(chunk, tiles - t0);
+    auto part = [&](const std::vector<std::uint32_t>& v, std::size_t per) {
+      return std::vector<std::uint32_t>(v.begin() + t0 * per, v.begin() + (t0 + n) * per);
+    };
+    std::vector<std::uint32_t> out =
+        detail::run_wgmma_tiles(in, n, part(a, mk), part(b, nk), part(c, mn), opt.a_source, opt.device);
+    if (out.size() != n * mn) throw DeviceError(in.name + ": wgmma probe returned a wrong number of words");
+    d.insert(d.end(), out.begin(), out.end());
+  }
+  return d;
+}
+#endif
+
+std::string nvml_driver_version() {
+  void* h = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!h) return {};
+  std::string out;
+  using Init = int (*)();
+  using Get = int (*)(char*, unsigned);
+  auto init = reinterpret_cast<Init>(dlsym(h, "nvmlInit_v2"));
+  auto get = reinterpret_cast<Get>(dlsym(h, "nvmlSystemGetDriverVersion"));
+  auto shutdown = reinterpret_cast<Init>(dlsym(h, "nvmlShutdown"));
+  if (init && get && init() == 0) {
+    char buf[96] = {};
+    if (get(buf, sizeof buf) == 0) out = buf;
+    if (shutdown) shutdown();
+  }
+  dlclose(h);
+  return out;
+}
+
+std::string proc_driver_version() {  // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  ..."
+  std::ifstream f("/proc/driver/nvidia/version");
+  std::string line;
+  if (!std::getline(f, line)) return {};
+  const auto pos = line.find("Kernel Module");
+  if (pos == std::string::npos) return {};
+  std::istringstream is(line.substr(pos + 13));
+  std::string v;
+  is >> v;
+  return v;
+}
+
+std::string cuda_version(int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); }
+
+}  // namespace
+
+bool available(std::string* why_not) {
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess) {
+    if (why_not) *why_not = std::string("no usable CUDA device: ") + cudaGetErrorString(e);
+    return false;
+  }
+  if (count == 0) {
+    if (why_not) *why_not = "no CUDA device";
+    return false;
+  }
+  return true;
+}
+
+DeviceInfo info(int device) {
+  const cudaDeviceProp p = properties(device);
+  DeviceInfo out;
+  out.name = p.name;
+  out.sm = p.major * 10 + p.minor;
+  int drv = 0, rt = 0;
+  check(cudaDriverGetVersion(&drv), "reading the driver version");
+  check(cudaRuntimeGetVersion(&rt), "reading the runtime version");
+  out.driver = nvml_driver_version();
+  if (out.driver.empty()) out.driver = proc_driver_version();
+  if (out.driver.empty()) out.driver = "CUDA " + cuda_version(drv) + " driver";
+  out.runtime = cuda_version(rt);
+  return out;
+}
+
+namespace detail {
+
+std::vector<std::uint32_t> run_tiles_unchecked(const Instruction& in, int tiles, const std::vector<std::uint32_t>& a,
+                                               const std::vector<std::uint32_t>& b,
+                                               const std::vector<std::uint32_t>& c, const RunOptions& opt,
+                                               int max_blocks) {
+  require_sizes(in, tiles, a.size(), b.size(), c.size());
+  const cudaDeviceProp props = require_supported(in, opt.device);
+  if (tiles == 0) return {};
+  check(cudaSetDevice(opt.device), "selecting device " + std::to_string(opt.device));
+  switch (in.family) {
+    case Family::mma: return run_mma(in, tiles, a, b, c, props, opt.device, max_blocks);
+    case Family::wgmma:
+#ifdef TCNUM_WITH_WGMMA
+      return run_wgmma(in, tiles, a, b, c, opt);
+#else
+      throw DeviceError(in.name + ": this build has no wgmma probe kernels (probes/wgmma_kernels.cu missing)");
+#endif
+    case Family::tcgen05: break;
+  }
+  throw DeviceError(in.name + ": no probe kernels for this instruction family");
+}
+
+}  // namespace detail
+
+std::vector<std::uint32_t> run_tiles(const Instruction& in, int tiles, const std::vector<std::uint32_t>& a,
+                                     const std::vector<std::uint32_t>& b, const std::vector<std::uint32_t>& c,
+                                     const RunOptions& opt) {
+  require_sizes(in, tiles, a.size(), b.size(), c.size());
+  detail::ensure_layout_checked(in, opt);
+  return detail::run_tiles_unchecked(in, tiles, a, b, c, opt);
+}
+
+// Case i -> tile i / P, diagonal element j = i % P (P = min(M, N)): row j of A, column j
+// of B and C(j, j); everything else in the tile is +0.
+std::vector<std::uint32_t> run_cases(const Instruction& in, const std::vector<Case>& cases, const RunOptions& opt) {
+  const std::size_t M = in.m, N = in.n, K = in.k, per_tile = std::min(M, N);
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    if (cases[i].a.size() != K || cases[i].b.size() != K)
+      throw std::invalid_argument(in.name + ": case " + std::to_string(i) + " has " +
+                                  std::to_string(cases[i].a.size()) + " A and " + std::to_string(cases[i].b.size()) +
+                                  " B elements; K = " + std::to_string(K));
+  const std::size_t tiles = (cases.size() + per_tile - 1) / per_tile;
+  if (tiles > static_cast<std::size_t>(1) << 30) throw std::invalid_argument("run_cases: too many cases");
+  std::vector<std::uint32_t> a(tiles * M * K), b(tiles * N * K), c(tiles * M * N);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const std::size_t t = i / per_tile, j = i % per_tile;
+    std::copy(cases[i].a.begin(), cases[i].a.end(), a.begin() + (t * M + j) * K);
+    std::copy(cases[i].b.begin(), cases[i].b.end(), b.begin() + (t * N + j) * K);
+    c[(t * M + j) * N + j] = cases[i].c;
+  }
+  const std::vector<std::uint32_t> d = run_tiles(in, static_cast<int>(tiles), a, b, c, opt);
+  std::vector<std::uint32_t> out(cases.size());
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const std::size_t t = i / per_tile, j = i % per_tile;
+    out[i] = d[(t * M + j) * N + j];
+  }
+  return out;
+}
+
+}  // namespace tcnum::device
