@@ -3,15 +3,21 @@
 // Usage: tcnum_probe_selfcheck [--device N] [--list] [--exact] [NAME-PART...]
 //   NAME-PART: only names containing one (--exact: equal to one); --list: print names only.
 //   --tf32-lowbits: also show what mma tf32 does with the low 13 bits of its registers.
+//   --extra: also self-check probe kernels the catalog does not list (legal PTX it lacks).
+//   --throughput: time a large chunked run_tiles twice and compare the two results.
 // A kernel fault poisons the whole CUDA context, so a script may run each name in its own
 // process (--list, then --exact NAME) to keep one fault from failing every later check.
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <random>
+#include <stdexcept>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "mma_sync_probe.hpp"
 #include "tcnum/device.hpp"
 #include "tcnum/instruction.hpp"
 
@@ -49,13 +55,63 @@ void show_tf32_lowbits(const tcnum::device::RunOptions& opt) {
   }
 }
 
+// An Instruction for a probe kernel the catalog lacks: "mma.mMnNkK.d.a.b.c".
+tcnum::Instruction uncatalogued(const tcnum::device::detail::MmaKernel& k) {
+  tcnum::Instruction in;
+  in.name = k.name;
+  in.family = tcnum::Family::mma;
+  in.m = k.m, in.n = k.n, in.k = k.k;
+  in.min_sm = k.min_arch;
+  std::vector<std::string> tok;
+  std::string cur;
+  for (char ch : in.name + ".") {
+    if (ch == '.') tok.push_back(cur), cur.clear();
+    else cur += ch;
+  }
+  auto fmt = [&](std::size_t i) {
+    auto f = tcnum::parse_format(tok.at(i));
+    if (!f) throw std::runtime_error("bad format in " + in.name);
+    return *f;
+  };
+  in.d_type = fmt(2), in.a_type = fmt(3), in.b_type = fmt(4), in.c_type = fmt(5);
+  return in;
+}
+
+// 300k m16n8k16 bf16 tiles of random bits (several chunks), twice: time and determinism.
+void show_throughput(const tcnum::device::RunOptions& opt) {
+  using namespace tcnum;
+  try {
+    const Instruction in = parse_instruction("mma.m16n8k16.f32.bf16.bf16.f32");
+    const int tiles = 300000;
+    std::mt19937 rng(42);
+    auto fill = [&](std::size_t n, std::uint32_t mask) {
+      std::vector<std::uint32_t> v(n);
+      for (auto& x : v) x = rng() & mask;
+      return v;
+    };
+    const auto a = fill(std::size_t(tiles) * in.m * in.k, 0xffff), b = fill(std::size_t(tiles) * in.n * in.k, 0xffff),
+               c = fill(std::size_t(tiles) * in.m * in.n, 0xffffffff);
+    std::vector<std::uint32_t> d[2];
+    for (int r = 0; r < 2; ++r) {
+      const auto t0 = std::chrono::steady_clock::now();
+      d[r] = device::run_tiles(in, tiles, a, b, c, opt);
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      std::printf("throughput: %s, %d tiles in %.3f s (%.2f M MMAs/s incl. copies)\n", in.name.c_str(), tiles, s,
+                  tiles / s / 1e6);
+    }
+    std::printf("throughput: the two runs %s\n", d[0] == d[1] ? "agree bit for bit" : "DIFFER");
+  } catch (const std::exception& e) {
+    std::printf("throughput probe failed: %s\n", e.what());
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace tcnum;
   device::RunOptions opt;
   std::vector<std::string> filters;
-  bool list = false, exact = false, tf32_lowbits = false;
+  bool list = false, exact = false, tf32_lowbits = false, extra = false, throughput = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--device" && i + 1 < argc) {
@@ -64,10 +120,14 @@ int main(int argc, char** argv) {
       list = true;
     } else if (arg == "--tf32-lowbits") {
       tf32_lowbits = true;
+    } else if (arg == "--extra") {
+      extra = true;
+    } else if (arg == "--throughput") {
+      throughput = true;
     } else if (arg == "--exact") {
       exact = true;
     } else if (arg == "-h" || arg == "--help") {
-      std::printf("usage: %s [--device N] [--list] [--exact] [NAME-PART...]\n", argv[0]);
+      std::printf("usage: %s [--device N] [--list] [--exact] [--extra] [--tf32-lowbits] [--throughput] [NAME-PART...]\n", argv[0]);
       return 0;
     } else {
       filters.push_back(arg);
@@ -85,16 +145,25 @@ int main(int argc, char** argv) {
     std::printf("device info failed: %s\n", e.what());
     return 2;
   }
+
+  std::vector<Instruction> todo = instructions_for(di.sm);
+  if (extra) {
+    for (const auto& k : device::detail::mma_kernels()) {
+      bool listed = false;
+      for (const Instruction& in : todo) listed = listed || in.name == k.name;
+      auto pos = std::find_if(todo.begin(), todo.end(), [](const Instruction& in) { return in.family != Family::mma; });
+      if (!listed && di.sm >= k.min_arch) todo.insert(pos, uncatalogued(k));  // before wgmma: a fault there poisons all after
+    }
+  }
   if (list) {
-    for (const Instruction& in : instructions_for(di.sm))
+    for (const Instruction& in : todo)
       if (wanted(in.name, filters, exact)) std::printf("%s\n", in.name.c_str());
     return 0;
   }
   std::printf("device %d: %s, sm_%d, driver %s, CUDA runtime %s\n", opt.device, di.name.c_str(), di.sm,
               di.driver.c_str(), di.runtime.c_str());
-
   int pass = 0, fail = 0, skip = 0;
-  for (const Instruction& in : instructions_for(di.sm)) {
+  for (const Instruction& in : todo) {
     if (!wanted(in.name, filters, exact)) continue;
     std::vector<device::ASource> sources{device::ASource::shared_memory};
     if (in.family == Family::wgmma) sources.push_back(device::ASource::registers);
@@ -127,5 +196,6 @@ int main(int argc, char** argv) {
   }
   std::printf("summary: %d PASS, %d FAIL, %d SKIP\n", pass, fail, skip);
   if (tf32_lowbits) show_tf32_lowbits(opt);
+  if (throughput) show_throughput(opt);
   return fail ? 1 : 0;
 }
