@@ -9,5 +9,8 @@ int& exit_code();
 
 void register_replay(CLI::App& app);
 void register_list(CLI::App& app);
+void register_chain(CLI::App& app);
+void register_record(CLI::App& app);
+void register_check(CLI::App& app);
 
 }  // namespace numprobe

@@ -15,10 +15,15 @@ int main(int argc, char** argv) {
   app.footer(
       "Examples:\n"
       "  numprobe replay corpora/h100/*.tcc.gz\n"
-      "  numprobe list --arch sm_90\n");
+      "  numprobe list --arch sm_90\n"
+      "  numprobe record --instr all --dist all --cases 2000 --seed 1 --out h100.tcc.gz   (GPU)\n"
+      "  numprobe check --cases 2000   (GPU: device vs emulator table)\n");
   app.require_subcommand(0, 1);
   numprobe::register_replay(app);
   numprobe::register_list(app);
+  numprobe::register_chain(app);
+  numprobe::register_record(app);
+  numprobe::register_check(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

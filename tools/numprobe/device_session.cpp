@@ -1,0 +1,79 @@
+#include "device_session.hpp"
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+#ifdef TCNUM_HAVE_CUDA
+#include "tcnum/device.hpp"
+#endif
+
+namespace numprobe {
+
+std::vector<tcnum::Instruction> select_instructions(const std::string& which, int sm, const std::vector<int>& wgmma_n) {
+  if (which != "all") return {tcnum::find_instruction(which, sm)};
+  std::vector<tcnum::Instruction> out;
+  for (const auto& in : tcnum::instructions_for(sm)) {
+    if (in.family == tcnum::Family::tcgen05) continue;  // no tcgen05 probes yet
+    if (in.family == tcnum::Family::mma && in.m == 8) continue;  // m8n8k4 is a Volta instruction
+    if (in.family == tcnum::Family::wgmma && std::find(wgmma_n.begin(), wgmma_n.end(), in.n) == wgmma_n.end())
+      continue;
+    out.push_back(in);
+  }
+  return out;
+}
+
+std::vector<std::string> select_distributions(const std::string& which) {
+  const auto all = tcnum::distribution_names();
+  if (which == "all") return all;
+  if (std::find(all.begin(), all.end(), which) == all.end()) {
+    std::string list;
+    for (const auto& d : all) list += " " + d;
+    throw std::invalid_argument("unknown distribution '" + which + "'; valid:" + list + " all");
+  }
+  return {which};
+}
+
+std::uint64_t stream_seed(std::uint64_t seed, const std::string& instr, const std::string& dist) {
+  std::uint64_t h = 1469598103934665603ull ^ seed;  // FNV-1a over the names, mixed with the seed
+  for (char ch : instr + "/" + dist) h = (h ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
+  return h;
+}
+
+#ifdef TCNUM_HAVE_CUDA
+std::vector<std::uint32_t> run_on_device(const tcnum::Instruction& in, const std::vector<tcnum::GeneratedCase>& cases,
+                                         bool both_a_sources) {
+  std::vector<tcnum::device::Case> dc;
+  dc.reserve(cases.size());
+  for (const auto& g : cases) dc.push_back({g.a, g.b, g.c});
+  auto d = tcnum::device::run_cases(in, dc);
+  if (both_a_sources && in.family == tcnum::Family::wgmma) {
+    tcnum::device::RunOptions regs;
+    regs.a_source = tcnum::device::ASource::registers;
+    const auto d2 = tcnum::device::run_cases(in, dc, regs);
+    for (std::size_t i = 0; i < d.size(); ++i)
+      if (d[i] != d2[i]) {
+        std::ostringstream os;
+        os << in.name << ": A from shared memory and from registers disagree on case " << i << std::hex
+           << ": " << d[i] << " vs " << d2[i];
+        throw std::runtime_error(os.str());
+      }
+  }
+  return d;
+}
+
+std::string device_description() {
+  std::string why;
+  if (!tcnum::device::available(&why)) return "no GPU: " + why;
+  const auto info = tcnum::device::info();
+  return info.name + ", sm_" + std::to_string(info.sm) + ", driver " + info.driver + ", CUDA runtime " + info.runtime;
+}
+#else
+std::vector<std::uint32_t> run_on_device(const tcnum::Instruction&, const std::vector<tcnum::GeneratedCase>&, bool) {
+  throw std::runtime_error("this numprobe was built without CUDA: --backend device and record need a build "
+                           "with the CUDA toolkit (see docs/probes.md)");
+}
+std::string device_description() { return "no GPU: numprobe was built without CUDA"; }
+#endif
+
+}  // namespace numprobe

@@ -1,0 +1,28 @@
+// Shared by the commands that talk to a GPU: which instructions to probe, and running
+// generated cases on the device in bounded batches.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tcnum/generators.hpp"
+#include "tcnum/instruction.hpp"
+
+namespace numprobe {
+
+// "all" -> every mma.sync of the arch plus wgmma at the N values given; else one name.
+std::vector<tcnum::Instruction> select_instructions(const std::string& which, int sm, const std::vector<int>& wgmma_n);
+std::vector<std::string> select_distributions(const std::string& which);
+
+// Seed of one (instruction, distribution) stream: same seed, same inputs.
+std::uint64_t stream_seed(std::uint64_t seed, const std::string& instr, const std::string& dist);
+
+// Runs cases on the GPU (throws tcnum::device::DeviceError, or std::runtime_error when
+// numprobe was built without CUDA). For wgmma with `both_a_sources`, runs A from shared
+// memory and from registers and throws if the two ever differ.
+std::vector<std::uint32_t> run_on_device(const tcnum::Instruction& in, const std::vector<tcnum::GeneratedCase>& cases,
+                                         bool both_a_sources);
+
+std::string device_description();  // name, sm, driver, runtime; or why there is none
+
+}  // namespace numprobe
