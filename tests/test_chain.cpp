@@ -1,0 +1,159 @@
+// The chain matrix-multiplication study (include/tcnum/chain.hpp): short fixed-seed runs whose
+// properties are checked, and the MPFR chain against the emulator with the exact model.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "tcnum/chain.hpp"
+#include "tcnum/format.hpp"
+#include "tcnum/model.hpp"
+
+namespace {
+
+using namespace tcnum;
+namespace ch = tcnum::chain;
+
+Model exact_model() {
+  Model m{"exact", 90, "every term kept, one rounding", {}};
+  m.rules.push_back(ModelRule{std::nullopt, std::nullopt, std::nullopt, exact_params(), "test", false});
+  return m;
+}
+
+ch::Config config(Format dtype, ch::Init init, int trials, int max_len) {
+  ch::Config c;
+  c.instr = ch::default_instruction(dtype, Family::mma);
+  c.trials = trials;
+  c.max_len = max_len;
+  c.init = init;
+  c.seed = 20240601;
+  return c;
+}
+
+TEST(Chain, NormalIsPortableAndStandard) {
+  ch::Normal a(7), b(7);
+  double sum = 0, sq = 0;
+  constexpr int n = 50000;
+  for (int i = 0; i < n; ++i) {
+    const double x = a();
+    ASSERT_EQ(x, b());
+    sum += x;
+    sq += x * x;
+  }
+  EXPECT_NEAR(sum / n, 0.0, 0.02);
+  EXPECT_NEAR(sq / n, 1.0, 0.03);
+  EXPECT_NE(ch::trial_seed(1, 0), ch::trial_seed(1, 1));
+  EXPECT_NE(ch::trial_seed(1, 0), ch::trial_seed(2, 0));
+}
+
+TEST(Chain, RelativeL2ErrorIsEquationOne) {
+  const std::vector<double> low{3, 4}, ref{3, 3};
+  EXPECT_DOUBLE_EQ(ch::relative_l2_error(low, ref), 1.0 / 5.0);  // ||(0,1)|| / ||(3,4)||
+  const std::vector<double> inf{INFINITY, 1};
+  EXPECT_TRUE(std::isnan(ch::relative_l2_error(inf, ref)));
+}
+
+TEST(Chain, DefaultInstructions) {
+  EXPECT_EQ(ch::default_instruction(Format::fp16, Family::mma).name, "mma.m16n8k8.f32.f16.f16.f32");
+  EXPECT_EQ(ch::default_instruction(Format::bf16, Family::mma).name, "mma.m16n8k8.f32.bf16.bf16.f32");
+  EXPECT_EQ(ch::default_instruction(Format::tf32, Family::mma).name, "mma.m16n8k8.f32.tf32.tf32.f32");
+  EXPECT_EQ(ch::default_instruction(Format::e4m3, Family::mma).name, "mma.m16n8k32.f32.e4m3.e4m3.f32");
+  EXPECT_EQ(ch::default_instruction(Format::e5m2, Family::wgmma).name, "wgmma.m64n8k32.f32.e5m2.e5m2");
+  EXPECT_THROW(ch::default_instruction(Format::fp32, Family::mma), std::invalid_argument);
+}
+
+// BF16 (A100 model): errors grow with the chain on average; with low-precision initialisation
+// the first link is almost exact (products exact, one fp32-level accumulation).
+TEST(Chain, Bf16ErrorsGrowWithLength) {
+  const ch::Config cfg = config(Format::bf16, ch::Init::low, 40, 8);
+  const auto pts = ch::summarize(ch::run(cfg, ch::emulator_gemm(builtin_model(80))));
+  ASSERT_EQ(pts.size(), 8u);
+  EXPECT_LT(pts[0].mean_rel_err_fp32, 1e-6);
+  EXPECT_LT(pts[0].mean_rel_err_exact, 1e-6);
+  for (std::size_t i = 1; i < pts.size(); ++i) {
+    EXPECT_EQ(pts[i].finite, 40);
+    EXPECT_GE(pts[i].mean_rel_err_fp32, pts[i - 1].mean_rel_err_fp32) << "N = " << pts[i].n;
+    EXPECT_GE(pts[i].mean_rel_err_exact, pts[i - 1].mean_rel_err_exact) << "N = " << pts[i].n;
+  }
+  EXPECT_GT(pts[7].mean_rel_err_exact, 1e-3);  // about 2^-9 per conversion, many conversions
+  // FP32 initialisation costs more at every N (the paper's third observation).
+  const auto p32 = ch::summarize(ch::run(config(Format::bf16, ch::Init::fp32, 40, 8), ch::emulator_gemm(builtin_model(80))));
+  for (std::size_t i = 0; i < pts.size(); ++i) EXPECT_GT(p32[i].mean_rel_err_exact, pts[i].mean_rel_err_exact);
+}
+
+// FP16 with the default set-up (m16n8k8, A 16×8, B_i 8×8, N(0,1)): magnitudes grow by about
+// sqrt(8) per link, so the conversion of D_{N-1} to f16 overflows around N = 10.
+TEST(Chain, Fp16OverflowIsReported) {
+  const ch::Result r = ch::run(config(Format::fp16, ch::Init::low, 24, 16), ch::emulator_gemm(builtin_model(80)));
+  for (const auto& t : r.trials) {
+    EXPECT_GE(t.first_overflow, 8);
+    EXPECT_LE(t.first_overflow, 16);
+    for (std::size_t l = 0; l < t.links.size(); ++l) {
+      const bool after = static_cast<int>(l) + 1 >= t.first_overflow;
+      EXPECT_EQ(t.links[l].overflow, after) << "link " << l + 1;
+      EXPECT_EQ(std::isfinite(t.links[l].rel_err_fp32), !after);
+      EXPECT_EQ(std::isfinite(t.links[l].rel_err_exact), !after);
+    }
+  }
+  // TF32 has the same precision and fp32's range: same draws, no overflow.
+  const ch::Result tf = ch::run(config(Format::tf32, ch::Init::low, 24, 16), ch::emulator_gemm(builtin_model(80)));
+  for (const auto& t : tf.trials) EXPECT_EQ(t.first_overflow, 0);
+}
+
+// The exact chain's rounded twin: every link's product through MPFR, rounded once to D's format,
+// must equal the emulator with the exact model bit for bit, link after link.
+TEST(Chain, MpfrChainEqualsExactModelEmulator) {
+  const Model exact = exact_model();
+  for (Format f : {Format::fp16, Format::bf16, Format::tf32}) {
+    for (ch::Init init : {ch::Init::low, ch::Init::fp32}) {
+      ch::Config cfg = config(f, init, 6, 12);
+      const ch::Result emu = ch::run(cfg, ch::emulator_gemm(exact));
+      cfg.fp32_reference = cfg.exact_reference = false;
+      const ch::Result mp = ch::run(cfg, ch::mpfr_gemm());
+      for (std::size_t t = 0; t < emu.trials.size(); ++t)
+        for (std::size_t l = 0; l < emu.trials[t].links.size(); ++l)
+          ASSERT_EQ(emu.trials[t].links[l].d_hash, mp.trials[t].links[l].d_hash)
+              << name_of(f) << "/" << ch::name_of(init) << " trial " << t << " link " << l + 1;
+      // Low initialisation: the first link is the exact product rounded once to fp32.
+      if (init == ch::Init::low)
+        for (const auto& t : emu.trials) EXPECT_LE(t.links[0].rel_err_exact, std::ldexp(1.0, -24));
+    }
+  }
+  // Same with the fp8 instruction (K = 32, four n-tiles) and power-of-two scaling, which is exact.
+  ch::Config cfg = config(Format::e4m3, ch::Init::low, 4, 4);
+  cfg.scaling = ch::Scaling::pow2;
+  const ch::Result emu = ch::run(cfg, ch::emulator_gemm(exact));
+  cfg.fp32_reference = cfg.exact_reference = false;
+  const ch::Result mp = ch::run(cfg, ch::mpfr_gemm());
+  for (std::size_t t = 0; t < emu.trials.size(); ++t) {
+    EXPECT_LE(emu.trials[t].links[0].rel_err_exact, std::ldexp(1.0, -24));
+    for (std::size_t l = 0; l < emu.trials[t].links.size(); ++l)
+      ASSERT_EQ(emu.trials[t].links[l].d_hash, mp.trials[t].links[l].d_hash);
+  }
+}
+
+TEST(Chain, ReproducibleWhateverTheThreadCount) {
+  ch::Config cfg = config(Format::e5m2, ch::Init::fp32, 6, 5);
+  cfg.instr = find_instruction("mma.m16n8k32.f32.e5m2.e5m2.f32", 90);
+  cfg.scaling = ch::Scaling::amax;
+  cfg.threads = 1;
+  const ch::Result one = ch::run(cfg, ch::emulator_gemm(builtin_model(90), 1));
+  cfg.threads = 3;
+  const ch::Result three = ch::run(cfg, ch::emulator_gemm(builtin_model(90), 3));
+  for (std::size_t t = 0; t < one.trials.size(); ++t)
+    for (std::size_t l = 0; l < one.trials[t].links.size(); ++l) {
+      EXPECT_EQ(one.trials[t].links[l].d_hash, three.trials[t].links[l].d_hash);
+      EXPECT_EQ(one.trials[t].links[l].rel_err_exact, three.trials[t].links[l].rel_err_exact);
+      EXPECT_FALSE(one.trials[t].links[l].overflow);  // scaled fp8 never overflows
+    }
+}
+
+TEST(Chain, RejectsBadSizes) {
+  ch::Config cfg = config(Format::bf16, ch::Init::low, 1, 1);
+  cfg.k = 12;  // not a multiple of K = 8
+  EXPECT_THROW(ch::run(cfg, ch::emulator_gemm(builtin_model(80))), std::invalid_argument);
+  cfg.k = 0;
+  cfg.trials = 0;
+  EXPECT_THROW(ch::run(cfg, ch::emulator_gemm(builtin_model(80))), std::invalid_argument);
+}
+
+}  // namespace

@@ -1,0 +1,459 @@
+// numprobe chain: the chain matrix-multiplication error study of Sun et al. (§8.2, Fig. 17),
+// on the emulator or on the GPU (include/tcnum/chain.hpp, docs/chain-study.md).
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "commands.hpp"
+#include "tcnum/chain.hpp"
+#include "tcnum/format.hpp"
+
+#ifdef TCNUM_HAVE_CUDA
+#include "tcnum/device.hpp"
+#endif
+
+namespace numprobe {
+namespace {
+
+namespace ch = tcnum::chain;
+
+struct ChainOptions {
+  std::vector<std::string> dtypes{"fp16", "bf16", "tf32"};
+  std::vector<std::string> inits{"low", "fp32"};
+  int max_len = 20;
+  int trials = 1000;
+  std::string instr = "mma";
+  std::string backend = "emu";
+  std::string arch;  // emu: sm_80 by default; device: the GPU's
+  std::string model_file;
+  bool exact_model = false;
+  std::string scaling = "auto";
+  int rows = 16;
+  int k = 0;
+  std::uint64_t seed = 1;
+  int threads = 0;
+  bool no_exact = false;
+  std::string out = "chain.csv";
+  std::string summary;
+  bool json = false;
+  bool quiet = false;
+};
+
+// Progress on stderr: a bar redrawn in place on a terminal, else a line every 10% (or 30 s).
+class ProgressBar {
+ public:
+  ProgressBar(std::size_t total, bool quiet) : total_(total), quiet_(quiet), tty_(isatty(STDERR_FILENO) != 0) {
+    start_ = last_line_ = std::chrono::steady_clock::now();
+  }
+  void set_label(std::string label) { label_ = std::move(label); }
+  void update(std::size_t done) {
+    if (quiet_ || total_ == 0) return;
+    done_ = std::min(done, total_);
+    const auto now = std::chrono::steady_clock::now();
+    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    const double frac = static_cast<double>(done_) / static_cast<double>(total_);
+    const double eta = frac > 0 ? elapsed * (1 - frac) / frac : 0;
+    char tail[160];
+    std::snprintf(tail, sizeof tail, "%5.1f%%  %s  %.0fs elapsed, ~%.0fs left", 100 * frac, label_.c_str(), elapsed,
+                  eta);
+    if (tty_) {
+      constexpr int width = 30;
+      const int filled = static_cast<int>(frac * width);
+      std::string bar(static_cast<std::size_t>(filled), '#');
+      bar.resize(width, '.');
+      std::fprintf(stderr, "\r[%s] %s\x1b[K", bar.c_str(), tail);
+      std::fflush(stderr);
+      return;
+    }
+    const int decile = static_cast<int>(frac * 10);
+    if (decile > last_decile_ || std::chrono::duration<double>(now - last_line_).count() > 30 || done_ == total_) {
+      if (done_ == total_ && printed_end_) return;
+      printed_end_ = done_ == total_;
+      last_decile_ = decile;
+      last_line_ = now;
+      std::fprintf(stderr, "chain: %s\n", tail);
+    }
+  }
+  void finish() {
+    if (!quiet_ && tty_) std::fprintf(stderr, "\n");
+  }
+
+ private:
+  std::size_t total_, done_ = 0;
+  bool quiet_, tty_;
+  bool printed_end_ = false;
+  int last_decile_ = 0;
+  std::string label_;
+  std::chrono::steady_clock::time_point start_, last_line_;
+};
+
+std::string num(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.9e", v);
+  return buf;
+}
+
+nlohmann::json jnum(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+
+// "mma" / "wgmma" pick the default instruction of the dtype; anything else is a PTX name.
+tcnum::Instruction resolve_instruction(const std::string& spec, tcnum::Format dtype, int sm) {
+  tcnum::Instruction in;
+  if (spec == "mma")
+    in = ch::default_instruction(dtype, tcnum::Family::mma);
+  else if (spec == "wgmma")
+    in = ch::default_instruction(dtype, tcnum::Family::wgmma);
+  else
+    in = tcnum::parse_instruction(spec);
+  if (in.a_type != dtype)
+    throw std::invalid_argument("--instr " + in.name + " takes " + std::string(tcnum::name_of(in.a_type)) +
+                                " inputs, not --dtype " + std::string(tcnum::name_of(dtype)));
+  return tcnum::find_instruction(in.name, sm);  // checks the architecture has it
+}
+
+#ifdef TCNUM_HAVE_CUDA
+// The device backend: the batch cut into full tiles of the instruction (rows and columns padded
+// with zeros), one run_tiles launch per k-step with the previous D as C.
+ch::BatchGemm device_gemm() {
+  return [](const tcnum::Instruction& in, int batch, int m, int n, int k, const std::vector<std::uint32_t>& a,
+            const std::vector<std::uint32_t>& b) {
+    const int mt = (m + in.m - 1) / in.m, nt = (n + in.n - 1) / in.n, steps = k / in.k;
+    const std::size_t tiles = static_cast<std::size_t>(batch) * mt * nt;
+    const std::size_t at = static_cast<std::size_t>(in.m) * in.k, bt = static_cast<std::size_t>(in.n) * in.k,
+                      dt = static_cast<std::size_t>(in.m) * in.n;
+    std::vector<std::uint32_t> cd(tiles * dt, tcnum::zero_bits(in.c_type, false));
+    for (int s = 0; s < steps; ++s) {
+      std::vector<std::uint32_t> ta(tiles * at, tcnum::zero_bits(in.a_type, false));
+      std::vector<std::uint32_t> tb(tiles * bt, tcnum::zero_bits(in.b_type, false));
+      std::size_t tile = 0;
+      for (int t = 0; t < batch; ++t)
+        for (int mi = 0; mi < mt; ++mi)
+          for (int ni = 0; ni < nt; ++ni, ++tile) {
+            for (int r = 0; r < in.m && mi * in.m + r < m; ++r)
+              for (int q = 0; q < in.k; ++q)
+                ta[tile * at + static_cast<std::size_t>(r) * in.k + q] =
+                    a[(static_cast<std::size_t>(t) * m + mi * in.m + r) * k + s * in.k + q];
+            for (int col = 0; col < in.n && ni * in.n + col < n; ++col)
+              for (int q = 0; q < in.k; ++q)  // B tiles stored column by column: [n][k]
+                tb[tile * bt + static_cast<std::size_t>(col) * in.k + q] =
+                    b[(static_cast<std::size_t>(t) * k + s * in.k + q) * n + ni * in.n + col];
+          }
+      cd = tcnum::device::run_tiles(in, static_cast<int>(tiles), ta, tb, cd);
+    }
+    std::vector<std::uint32_t> d(static_cast<std::size_t>(batch) * m * n);
+    std::size_t tile = 0;
+    for (int t = 0; t < batch; ++t)
+      for (int mi = 0; mi < mt; ++mi)
+        for (int ni = 0; ni < nt; ++ni, ++tile)
+          for (int r = 0; r < in.m && mi * in.m + r < m; ++r)
+            for (int col = 0; col < in.n && ni * in.n + col < n; ++col)
+              d[(static_cast<std::size_t>(t) * m + mi * in.m + r) * n + ni * in.n + col] =
+                  cd[tile * dt + static_cast<std::size_t>(r) * in.n + col];
+    return d;
+  };
+}
+#endif
+
+struct Comparison {
+  std::size_t chains = 0, identical_chains = 0, links = 0, identical_links = 0;
+  int first_trial = -1, first_link = -1;
+};
+
+int run_chain(const ChainOptions& o) {
+  const bool device = o.backend == "device";
+  if (o.backend != "emu" && !device) throw std::invalid_argument("--backend must be emu or device");
+#ifndef TCNUM_HAVE_CUDA
+  if (device) throw std::runtime_error("--backend device: numprobe was built without CUDA (TCNUM_CUDA=ON)");
+#endif
+  std::string device_name;
+  int sm = 0;
+  if (device) {
+#ifdef TCNUM_HAVE_CUDA
+    std::string why;
+    if (!tcnum::device::available(&why)) throw std::runtime_error("--backend device: " + why);
+    const auto info = tcnum::device::info();
+    device_name = info.name + " (sm_" + std::to_string(info.sm) + ", driver " + info.driver + ", CUDA " +
+                  info.runtime + ")";
+    sm = info.sm;
+    if (!o.arch.empty() && tcnum::parse_arch(o.arch) != sm)
+      throw std::invalid_argument("--arch " + o.arch + " but the GPU is sm_" + std::to_string(sm));
+#endif
+  } else {
+    sm = tcnum::parse_arch(o.arch.empty() ? "sm_80" : o.arch);
+  }
+  const std::string arch = o.exact_model ? "exact" : "sm_" + std::to_string(sm);
+  tcnum::Model model = o.model_file.empty() ? tcnum::builtin_model(sm) : tcnum::load_model_file(o.model_file);
+  if (o.exact_model) {
+    if (device) throw std::invalid_argument("--exact-model is for the emulator backend");
+    model = tcnum::Model{"exact", sm, "every term kept, one rounding (RNE) to D", {}};
+    model.rules.push_back(tcnum::ModelRule{std::nullopt, std::nullopt, std::nullopt, tcnum::exact_params(),
+                                           "ideal tensor core", false});
+  }
+
+  // Every configuration, validated before anything runs.
+  struct Job {
+    ch::Config cfg;
+    std::string dtype;
+  };
+  std::vector<Job> jobs;
+  for (const auto& dt : o.dtypes) {
+    const auto fmt = tcnum::parse_format(dt == "fp16" ? "f16" : dt);
+    if (!fmt || *fmt == tcnum::Format::fp32)
+      throw std::invalid_argument("--dtype " + dt + ": expected fp16, bf16, tf32, e4m3 or e5m2");
+    const tcnum::Instruction in = resolve_instruction(o.instr, *fmt, sm);
+    for (const auto& is : o.inits) {
+      const auto init = ch::parse_init(is);
+      if (!init) throw std::invalid_argument("--init " + is + ": expected low or fp32");
+      ch::Config c;
+      c.instr = in;
+      c.rows = o.rows;
+      c.k = o.k;
+      c.max_len = o.max_len;
+      c.trials = o.trials;
+      c.init = *init;
+      c.seed = o.seed;
+      c.threads = o.threads;
+      c.exact_reference = !o.no_exact;
+      const bool fp8 = *fmt == tcnum::Format::e4m3 || *fmt == tcnum::Format::e5m2;
+      if (o.scaling == "auto") {
+        c.scaling = fp8 ? ch::Scaling::amax : ch::Scaling::none;
+      } else {
+        const auto s = ch::parse_scaling(o.scaling);
+        if (!s) throw std::invalid_argument("--scaling " + o.scaling + ": expected auto, none, amax or pow2");
+        c.scaling = *s;
+      }
+      model.params_for(in);  // throws when the model has no rule for it
+      jobs.push_back({c, dt});
+    }
+  }
+
+  std::ofstream csv(o.out);
+  if (!csv) throw std::runtime_error("cannot write " + o.out);
+  csv << "dtype,init,instr,backend,arch,trial,n,rel_err_fp32,rel_err_exact,overflow,first_overflow,saturated,"
+         "scaling,emu_match,baseline_err_exact\n";
+  std::ofstream summary;
+  if (!o.summary.empty()) {
+    summary.open(o.summary);
+    if (!summary) throw std::runtime_error("cannot write " + o.summary);
+    summary << "dtype,init,instr,backend,arch,scaling,n,trials,finite,mean_rel_err_fp32,mean_rel_err_exact,"
+               "median_rel_err_fp32,median_rel_err_exact,overflow_fraction,saturated_fraction,"
+               "mean_baseline_err_exact\n";
+  }
+
+  const std::size_t per_job = static_cast<std::size_t>(o.trials) * static_cast<std::size_t>(o.max_len);
+  ProgressBar bar(per_job * jobs.size() * (device ? 2 : 1), o.quiet);
+  std::size_t offset = 0;
+  nlohmann::json report = {{"backend", o.backend}, {"arch", arch}, {"model", model.name},
+                           {"seed", o.seed},       {"trials", o.trials}, {"max_len", o.max_len},
+                           {"configs", nlohmann::json::array()}};
+  if (device) report["device"] = device_name;
+  Comparison total_cmp;
+  bool all_match = true;
+
+  if (!o.json) {
+    std::cout << "chain study: backend " << o.backend << ", " << arch << " (model " << model.name << ")"
+              << (device ? ", " + device_name : "") << ", " << o.trials << " trials, N = 1.." << o.max_len
+              << ", seed " << o.seed << "\n";
+  }
+  for (const Job& job : jobs) {
+    const ch::Config& cfg = job.cfg;
+    const std::string label = job.dtype + "/" + std::string(ch::name_of(cfg.init)) + " " + cfg.instr.name;
+    bar.set_label(label);
+    auto progress = [&](std::size_t done, std::size_t) { bar.update(offset + done); };
+    ch::Result r;
+    std::optional<Comparison> cmp;
+#ifdef TCNUM_HAVE_CUDA
+    if (device) {
+      r = ch::run(cfg, device_gemm(), progress);
+      offset += per_job;
+      bar.set_label(label + " (emulator)");
+      ch::Config shadow = cfg;
+      shadow.fp32_reference = shadow.exact_reference = false;
+      const ch::Result e = ch::run(shadow, ch::emulator_gemm(model, o.threads), progress);
+      offset += per_job;
+      Comparison c;
+      for (std::size_t t = 0; t < r.trials.size(); ++t) {
+        bool same = true;
+        for (std::size_t l = 0; l < r.trials[t].links.size(); ++l) {
+          const bool eq = r.trials[t].links[l].d_hash == e.trials[t].links[l].d_hash;
+          ++c.links;
+          c.identical_links += eq;
+          if (!eq && same && c.first_trial < 0) {
+            c.first_trial = static_cast<int>(t);
+            c.first_link = static_cast<int>(l) + 1;
+          }
+          same = same && eq;
+        }
+        ++c.chains;
+        c.identical_chains += same;
+      }
+      total_cmp.chains += c.chains;
+      total_cmp.identical_chains += c.identical_chains;
+      total_cmp.links += c.links;
+      total_cmp.identical_links += c.identical_links;
+      all_match = all_match && c.identical_chains == c.chains;
+      cmp = c;
+      // Per link, per trial: does the emulator chain equal the device chain up to and including n?
+      for (std::size_t t = 0; t < r.trials.size(); ++t) {
+        bool same = true;
+        for (std::size_t l = 0; l < r.trials[t].links.size(); ++l) {
+          same = same && r.trials[t].links[l].d_hash == e.trials[t].links[l].d_hash;
+          r.trials[t].links[l].d_hash = same ? 1 : 0;  // reused below as the emu_match column
+        }
+      }
+    } else
+#endif
+    {
+      r = ch::run(cfg, ch::emulator_gemm(model, o.threads), progress);
+      offset += per_job;
+    }
+    const std::string head = job.dtype + "," + std::string(ch::name_of(cfg.init)) + "," + cfg.instr.name + "," +
+                             o.backend + "," + arch + ",";
+    for (std::size_t t = 0; t < r.trials.size(); ++t) {
+      const ch::Trial& tr = r.trials[t];
+      for (std::size_t l = 0; l < tr.links.size(); ++l) {
+        const ch::Link& ln = tr.links[l];
+        csv << head << t << ',' << l + 1 << ',' << num(ln.rel_err_fp32) << ',' << num(ln.rel_err_exact) << ','
+            << ln.overflow << ',' << tr.first_overflow << ',' << ln.saturated << ',' << ch::name_of(cfg.scaling)
+            << ',' << (cmp ? std::to_string(ln.d_hash) : std::string()) << ',' << num(ln.baseline_err_exact)
+            << '\n';
+      }
+    }
+    const auto points = ch::summarize(r);
+    std::map<int, int> first_overflow;
+    for (const auto& tr : r.trials) ++first_overflow[tr.first_overflow];
+    nlohmann::json jc = {{"dtype", job.dtype},
+                         {"init", ch::name_of(cfg.init)},
+                         {"instr", cfg.instr.name},
+                         {"scaling", ch::name_of(cfg.scaling)},
+                         {"rows", cfg.rows},
+                         {"k", cfg.k ? cfg.k : cfg.instr.k},
+                         {"points", nlohmann::json::array()}};
+    nlohmann::json hist = nlohmann::json::object();
+    for (const auto& [n, count] : first_overflow) hist[n == 0 ? "none" : std::to_string(n)] = count;
+    jc["first_overflow"] = hist;
+    for (const auto& p : points) {
+      jc["points"].push_back({{"n", p.n},
+                              {"finite", p.finite},
+                              {"mean_rel_err_fp32", jnum(p.mean_rel_err_fp32)},
+                              {"mean_rel_err_exact", jnum(p.mean_rel_err_exact)},
+                              {"median_rel_err_fp32", jnum(p.median_rel_err_fp32)},
+                              {"median_rel_err_exact", jnum(p.median_rel_err_exact)},
+                              {"overflow_fraction", p.overflow_fraction},
+                              {"saturated_fraction", p.saturated_fraction},
+                              {"mean_baseline_err_exact", jnum(p.mean_baseline_err_exact)}});
+      if (summary.is_open())
+        summary << job.dtype << ',' << ch::name_of(cfg.init) << ',' << cfg.instr.name << ',' << o.backend << ','
+                << arch << ',' << ch::name_of(cfg.scaling) << ',' << p.n << ',' << p.trials << ',' << p.finite << ','
+                << num(p.mean_rel_err_fp32) << ',' << num(p.mean_rel_err_exact) << ','
+                << num(p.median_rel_err_fp32) << ',' << num(p.median_rel_err_exact) << ','
+                << p.overflow_fraction << ',' << p.saturated_fraction << ',' << num(p.mean_baseline_err_exact)
+                << '\n';
+    }
+    if (cmp)
+      jc["device_vs_emulator"] = {{"chains", cmp->chains},
+                                  {"identical_chains", cmp->identical_chains},
+                                  {"links", cmp->links},
+                                  {"identical_links", cmp->identical_links},
+                                  {"first_mismatch_trial", cmp->first_trial},
+                                  {"first_mismatch_n", cmp->first_link}};
+    report["configs"].push_back(jc);
+  }
+  bar.finish();
+  if (device)
+    report["device_vs_emulator"] = {{"chains", total_cmp.chains},
+                                    {"identical_chains", total_cmp.identical_chains},
+                                    {"links", total_cmp.links},
+                                    {"identical_links", total_cmp.identical_links}};
+  if (o.json) {
+    std::cout << report.dump(1) << "\n";
+  } else {
+    // A compact table: mean errors at a few chain lengths.
+    std::vector<int> shown;
+    for (int n : {1, 5, 10, 20, o.max_len})
+      if (n <= o.max_len && std::find(shown.begin(), shown.end(), n) == shown.end()) shown.push_back(n);
+    for (const auto& jc : report["configs"]) {
+      std::cout << jc["dtype"].get<std::string>() << "/" << jc["init"].get<std::string>() << " "
+                << jc["instr"].get<std::string>() << " (scaling " << jc["scaling"].get<std::string>() << ")\n";
+      for (int n : shown) {
+        const auto& p = jc["points"][static_cast<std::size_t>(n - 1)];
+        auto str = [](const nlohmann::json& v) { return v.is_null() ? std::string("-") : num(v.get<double>()); };
+        std::cout << "  N=" << n << "  mean rel err vs fp32 " << str(p["mean_rel_err_fp32"]) << ", vs exact "
+                  << str(p["mean_rel_err_exact"]) << ", overflowed " << p["overflow_fraction"].get<double>() * 100
+                  << "%\n";
+      }
+      std::cout << "  first overflow (N: trials): " << jc["first_overflow"].dump() << "\n";
+      if (jc.contains("device_vs_emulator")) {
+        const auto& c = jc["device_vs_emulator"];
+        std::cout << "  device vs emulator: " << c["identical_chains"] << "/" << c["chains"]
+                  << " chains bit-identical (" << c["identical_links"] << "/" << c["links"] << " links)\n";
+      }
+    }
+    if (device)
+      std::cout << "device vs emulator, all configurations: " << total_cmp.identical_chains << "/"
+                << total_cmp.chains << " chains bit-identical, " << total_cmp.identical_links << "/"
+                << total_cmp.links << " links\n";
+    std::cout << "wrote " << o.out << (o.summary.empty() ? "" : " and " + o.summary) << "\n";
+  }
+  return all_match ? 0 : 1;
+}
+
+}  // namespace
+
+void register_chain(CLI::App& app) {
+  auto o = std::make_shared<ChainOptions>();
+  auto* cmd = app.add_subcommand(
+      "chain", "Chain matrix-multiplication error study (Sun et al. §8.2, Fig. 17): D_i = D_{i-1}·B_i");
+  cmd->add_option("--dtype", o->dtypes, "input formats, comma-separated: fp16, bf16, tf32, e4m3, e5m2")
+      ->delimiter(',')
+      ->capture_default_str();
+  cmd->add_option("--init", o->inits,
+                  "low: N(0,1) rounded to the input format; fp32: N(0,1) in fp32, converted on the way in")
+      ->delimiter(',')
+      ->capture_default_str();
+  cmd->add_option("--max-len", o->max_len, "longest chain (every N = 1..max-len is reported)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  cmd->add_option("--trials", o->trials, "independent chains per configuration")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10000000));
+  cmd->add_option("--instr", o->instr,
+                  "mma (m16n8k8; m16n8k32 for fp8), wgmma (m64n8k16/k8/k32), or a PTX instruction name")
+      ->capture_default_str();
+  cmd->add_option("--backend", o->backend, "emu (the emulator) or device (the GPU, compared with the emulator)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"emu", "device"}));
+  cmd->add_option("--arch", o->arch, "model architecture (emu: default sm_80, the paper's A100; device: the GPU's)");
+  cmd->add_option("--model", o->model_file, "model JSON file instead of the built-in model")->check(CLI::ExistingFile);
+  cmd->add_flag("--exact-model", o->exact_model,
+                "emulate an ideal tensor core (every product kept, one RNE rounding to D) as a control");
+  cmd->add_option("--scaling", o->scaling, "per-tensor scaling: auto (amax for fp8, else none), none, amax, pow2")
+      ->capture_default_str();
+  cmd->add_option("--rows", o->rows, "rows of A and of every D_i")->capture_default_str()->check(CLI::Range(1, 4096));
+  cmd->add_option("--k", o->k, "K = N of every B_i (0: the instruction's K)")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "seed (std::mt19937_64 per trial)")->capture_default_str();
+  cmd->add_option("--threads", o->threads, "worker threads (0: all)")->capture_default_str();
+  cmd->add_flag("--no-exact", o->no_exact, "skip the exact (MPFR) reference chain");
+  cmd->add_option("--out", o->out, "per-trial CSV")->capture_default_str();
+  cmd->add_option("--summary", o->summary, "per-N summary CSV (means over finite trials)");
+  cmd->add_flag("--json", o->json, "print the summary as JSON on stdout instead of the table");
+  cmd->add_flag("--quiet", o->quiet, "no progress on stderr");
+  cmd->footer(
+      "Example (the paper's Fig. 17 on the A100 model):\n"
+      "  numprobe chain --dtype fp16,bf16,tf32 --init low,fp32 --max-len 20 --trials 1000 --arch sm_80 "
+      "--out chain.csv\n"
+      "With --backend device the device chains are re-run on the emulator (same seed) and compared\n"
+      "bit for bit; exit status 1 when any chain differs.");
+  cmd->callback([o] { exit_code() = run_chain(*o); });
+}
+
+}  // namespace numprobe
