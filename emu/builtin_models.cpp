@@ -31,15 +31,28 @@ Model volta() {
 }
 
 Model turing() {
-  Model m{"sm_75", 75, "Turing (T4): 4-product blocks, 24 kept fraction bits, RZ", {}};
-  m.rules.push_back(rule(std::nullopt, std::nullopt, params(24, 4), kMmaSim));
+  // Block 8: MMA-Sim fuses all K = 8 of m16n8k8 (16-byte fused dot product); Fasi et al.'s
+  // T4 vectors use at most 4 products and cannot tell 4 from 8.
+  Model m{"sm_75", 75, "Turing (T4): 8-product blocks (all of m16n8k8), 24 kept fraction bits, RZ", {}};
+  m.rules.push_back(rule(std::nullopt, std::nullopt, params(24, 8), std::string(kMmaSim) + "; " + kFasi));
   return m;
 }
 
 Model ampere_like(const char* name, int sm, const char* desc) {
   Model m{name, sm, desc, {}};
   m.rules.push_back(rule(std::nullopt, InputClass::tf32, params(24, 4), std::string(kKM) + "; " + kMmaSim));
-  m.rules.push_back(rule(std::nullopt, InputClass::fp8, params(24, 16), std::string(kMmaSim) + " (Ada fp8)"));
+  // Ada fp8: 13 kept fraction bits (MMA-Sim: F = 13 with an e8m13 block result; Khattak &
+  // Mikaitis' L40S model: neab = -10). The e8m13 truncation of the block result itself is
+  // not expressible (docs/models.md).
+  m.rules.push_back(rule(std::nullopt, InputClass::fp8, params(13, 16),
+                         std::string(kMmaSim) + " (Ada fp8); " + kKM + " (L40S model)"));
+  // f16 D: every block result is rounded to f16, to nearest even, before the next block
+  // (MMA-Sim: split-K halves with RNE-FP16; Khattak & Mikaitis: c = d recursion in the output format).
+  DatapathParams f16_out = params(24, 8);
+  f16_out.block_format = Format::fp16;
+  f16_out.block_rounding = Rounding::nearest_even;
+  m.rules.push_back(ModelRule{std::nullopt, InputClass::f16, Format::fp16, f16_out,
+                              std::string(kMmaSim) + "; " + kKM, false});
   m.rules.push_back(rule(std::nullopt, std::nullopt, params(24, 8), std::string(kFasi) + "; " + kKM));
   return m;
 }
@@ -79,7 +92,7 @@ const Model& builtin_model(int sm) {
       {75, turing()},
       {80, ampere_like("sm_80", 80, "Ampere (A100): 8-product blocks (4 for tf32), 24 kept fraction bits, RZ")},
       {86, ampere_like("sm_86", 86, "Ampere (GA10x): as sm_80")},
-      {89, ampere_like("sm_89", 89, "Ada (L4/L40): as sm_80, plus fp8 mma")},
+      {89, ampere_like("sm_89", 89, "Ada (L4/L40): as sm_80, plus fp8 mma (16-product blocks, 13 kept fraction bits)")},
       {90, hopper()},
       {100, blackwell()},
   };
