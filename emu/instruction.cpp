@@ -34,9 +34,13 @@ std::vector<Instruction> build_catalog() {
   auto mma = [&](int m, int n, int k, F d, F a, F b, F c, int sm) {
     all.push_back(make(Family::mma, m, n, k, d, a, b, c, sm));
   };
-  // sm_70: m8n8k4 f16 with every accumulator combination.
+  // sm_70: m8n8k4 f16 with every accumulator combination; f16 D from f32 C is sm_70 only
+  // (ptxas of CUDA 13 rejects it for sm_75+).
   for (F d : {F::fp16, F::fp32})
-    for (F c : {F::fp16, F::fp32}) mma(8, 8, 4, d, F::fp16, F::fp16, c, 70);
+    for (F c : {F::fp16, F::fp32}) {
+      mma(8, 8, 4, d, F::fp16, F::fp16, c, 70);
+      if (d == F::fp16 && c == F::fp32) all.back().max_sm = 70;
+    }
   // sm_75: m16n8k8 f16; sm_80: m16n8k16 f16/bf16, m16n8k8 bf16, tf32.
   for (F acc : {F::fp16, F::fp32}) mma(16, 8, 8, acc, F::fp16, F::fp16, acc, 75);
   for (F acc : {F::fp16, F::fp32}) mma(16, 8, 16, acc, F::fp16, F::fp16, acc, 80);
@@ -44,9 +48,11 @@ std::vector<Instruction> build_catalog() {
   mma(16, 8, 16, F::fp32, F::bf16, F::bf16, F::fp32, 80);
   mma(16, 8, 4, F::fp32, F::tf32, F::tf32, F::fp32, 80);
   mma(16, 8, 8, F::fp32, F::tf32, F::tf32, F::fp32, 80);
-  // sm_89: fp8 m16n8k32, every input combination.
-  for (F a : {F::e4m3, F::e5m2})
-    for (F b : {F::e4m3, F::e5m2}) mma(16, 8, 32, F::fp32, a, b, F::fp32, 89);
+  // sm_89: fp8 m16n8k32 and m16n8k16, every input combination, f32 or f16 accumulators.
+  for (int k : {32, 16})
+    for (F acc : {F::fp32, F::fp16})
+      for (F a : {F::e4m3, F::e5m2})
+        for (F b : {F::e4m3, F::e5m2}) mma(16, 8, k, acc, a, b, acc, 89);
   // sm_90a: wgmma, every legal N (multiples of 8 up to 256).
   for (int n = 8; n <= 256; n += 8) {
     auto wg = [&](int k, F d, F a, F b) { all.push_back(make(Family::wgmma, 64, n, k, d, a, b, d, 90, 90)); };
