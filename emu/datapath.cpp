@@ -91,6 +91,26 @@ std::uint32_t round_into(Format f, const detail::Magnitude& m, Rounding mode, bo
   return round_pack(f, m.negative, m.bits, m.shift, m.sticky, mode, !overflow_to_inf);
 }
 
+// Keeps `precision` significant bits of m (rounded by `mode`), as a narrower internal
+// register would; the sticky part is folded in first.
+detail::Magnitude cut_precision(detail::Magnitude m, int precision, Rounding mode) {
+  const int len = detail::bit_length_u128(m.bits);
+  if (len <= precision) return m;
+  const int drop = len - precision;
+  const unsigned __int128 low = m.bits & ((static_cast<unsigned __int128>(1) << drop) - 1);
+  const unsigned __int128 half = static_cast<unsigned __int128>(1) << (drop - 1);
+  unsigned __int128 kept = m.bits >> drop;
+  if (mode == Rounding::nearest_even &&
+      (low > half || (low == half && (m.sticky || (kept & 1)))))
+    ++kept;
+  return {m.negative, kept, m.shift + drop, false};
+}
+
+std::uint32_t positive_zero_unless(std::uint32_t bits, Format f, bool negative_zero_results) {
+  if (!negative_zero_results && bits == zero_bits(f, true)) return zero_bits(f, false);
+  return bits;
+}
+
 struct BlockOut {
   bool nan = false;
   std::uint32_t bits = 0;
@@ -101,12 +121,14 @@ BlockOut finish_block(const std::vector<Term>& terms, const Specials& sp, const 
                       Rounding mode) {
   if (sp.nan || (sp.pos_inf && sp.neg_inf)) return {true, 0};
   if (sp.pos_inf || sp.neg_inf) return {false, infinity_bits(f, sp.neg_inf)};
-  if (terms.empty()) return {false, zero_bits(f, sp.all_zeros_negative)};
-  const detail::Magnitude m = p.frac_bits <= detail::NarrowAccumulator::kMaxShift
-                                  ? align_and_sum<detail::NarrowAccumulator>(terms, p.frac_bits)
-                                  : align_and_sum<detail::WideAccumulator>(terms, p.frac_bits);
+  if (terms.empty()) return {false, zero_bits(f, sp.all_zeros_negative && p.negative_zero_results)};
+  detail::Magnitude m = p.frac_bits <= detail::NarrowAccumulator::kMaxShift
+                            ? align_and_sum<detail::NarrowAccumulator>(terms, p.frac_bits)
+                            : align_and_sum<detail::WideAccumulator>(terms, p.frac_bits);
   if (m.bits == 0 && !m.sticky) return {false, zero_bits(f, false)};  // exact cancellation: +0
-  return {false, round_into(f, m, mode, p.overflow_to_inf)};
+  // The narrower internal register holds block results, not the final rounding into D.
+  if (p.block_result_frac_bits > 0 && f == p.block_format) m = cut_precision(m, p.block_result_frac_bits + 1, mode);
+  return {false, positive_zero_unless(round_into(f, m, mode, p.overflow_to_inf), f, p.negative_zero_results)};
 }
 
 }  // namespace
@@ -153,10 +175,11 @@ std::uint32_t mma_element(const DatapathParams& p, const Instruction& in, std::s
         if (d_type == p.block_format) return r.bits;
         // Convert the block-format result to D.
         if (addend.is_nan()) return nan_out;
-        if (addend.is_inf() || addend.is_zero()) return addend.is_inf() ? infinity_bits(d_type, addend.sign)
-                                                                        : zero_bits(d_type, addend.sign);
+        if (addend.is_inf()) return infinity_bits(d_type, addend.sign);
+        if (addend.is_zero()) return zero_bits(d_type, addend.sign && p.negative_zero_results);
         detail::Magnitude m{addend.sign, addend.significand, addend.exponent, false};
-        return round_into(d_type, m, p.output_rounding, p.overflow_to_inf);
+        return positive_zero_unless(round_into(d_type, m, p.output_rounding, p.overflow_to_inf), d_type,
+                                    p.negative_zero_results);
       }
     } else {
       const BlockOut r = finish_block(terms, sp, p, d_type, p.output_rounding);

@@ -57,6 +57,8 @@ DatapathParams parse_params(const json& r, const std::string& where) {
       else bad(w, "must be \"first_block\" or \"last_block\"");
     } else if (key == "flush_subnormal_inputs") p.flush_subnormal_inputs = v.get<bool>();
     else if (key == "overflow_to_inf") p.overflow_to_inf = v.get<bool>();
+    else if (key == "block_result_frac_bits") p.block_result_frac_bits = v.get<int>();
+    else if (key == "negative_zero_results") p.negative_zero_results = v.get<bool>();
     else if (key != "family" && key != "inputs" && key != "d_type" && key != "source" && key != "validated")
       bad(w, "unknown field");
   }
@@ -132,6 +134,8 @@ std::string model_to_json(const Model& m) {
     o["addend"] = p.addend == AddendEntry::first_block ? "first_block" : "last_block";
     o["flush_subnormal_inputs"] = p.flush_subnormal_inputs;
     o["overflow_to_inf"] = p.overflow_to_inf;
+    o["block_result_frac_bits"] = p.block_result_frac_bits;
+    o["negative_zero_results"] = p.negative_zero_results;
     o["source"] = r.source;
     o["validated"] = r.validated;
     j["rules"].push_back(o);

@@ -24,6 +24,12 @@ struct DatapathParams {
   AddendEntry addend = AddendEntry::first_block;
   bool flush_subnormal_inputs = false;
   bool overflow_to_inf = true;  // a finite sum beyond the format's range gives ±Inf (else ±max)
+  // Precision of a block result: its significand is cut (block_rounding) to this many
+  // fraction bits below its own leading bit before it is stored; 0 = block_format's own.
+  int block_result_frac_bits = 0;
+  // IEEE signs zero results (-0 from all -0 addends, or a negative value that underflows);
+  // false: every zero result is +0.
+  bool negative_zero_results = true;
 
   bool operator==(const DatapathParams&) const = default;
 };
