@@ -23,10 +23,10 @@ struct CheckOptions {
 
 int run_check(CheckOptions o) {
   if (o.seed == 0) o.seed = static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  const int sm = device_sm();  // fails early and clearly without a GPU
   std::cout << "device: " << device_description() << "\nseed: " << o.seed << "\n";
   std::optional<tcnum::Model> override_model;
   if (!o.model_file.empty()) override_model = tcnum::load_model_file(o.model_file);
-  const int sm = 90;  // the probes exist for Hopper (mma.sync + wgmma); see docs/probes.md
   const tcnum::Model& model = override_model ? *override_model : tcnum::builtin_model(sm);
   const auto instrs = select_instructions(o.instr, sm, o.wgmma_n);
   const auto dists = select_distributions(o.dist);
@@ -48,7 +48,7 @@ int run_check(CheckOptions o) {
         const auto emu = tcnum::mma_element(model, in, cases[i].a, cases[i].b, cases[i].c);
         if (emu != dev[i]) {
           ++mismatches;
-          if (bad) bad->write(tcnum::format_case_line("sm_90", in, cases[i].a, cases[i].b, cases[i].c, dev[i]));
+          if (bad) bad->write(tcnum::format_case_line("sm_" + std::to_string(sm), in, cases[i].a, cases[i].b, cases[i].c, dev[i]));
         }
       }
       total_bad += mismatches;

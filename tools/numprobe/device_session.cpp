@@ -62,6 +62,12 @@ std::vector<std::uint32_t> run_on_device(const tcnum::Instruction& in, const std
   return d;
 }
 
+int device_sm() {
+  std::string why;
+  if (!tcnum::device::available(&why)) throw std::runtime_error("no usable GPU: " + why);
+  return tcnum::device::info().sm;
+}
+
 std::string device_description() {
   std::string why;
   if (!tcnum::device::available(&why)) return "no GPU: " + why;
@@ -74,6 +80,10 @@ std::vector<std::uint32_t> run_on_device(const tcnum::Instruction&, const std::v
                            "with the CUDA toolkit (see docs/probes.md)");
 }
 std::string device_description() { return "no GPU: numprobe was built without CUDA"; }
+int device_sm() {
+  throw std::runtime_error("this numprobe was built without CUDA: the device backend needs a build with the "
+                           "CUDA toolkit (see docs/probes.md)");
+}
 #endif
 
 }  // namespace numprobe

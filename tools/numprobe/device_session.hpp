@@ -24,5 +24,6 @@ std::vector<std::uint32_t> run_on_device(const tcnum::Instruction& in, const std
                                          bool both_a_sources);
 
 std::string device_description();  // name, sm, driver, runtime; or why there is none
+int device_sm();                    // the GPU's architecture (90 for Hopper); throws if there is none
 
 }  // namespace numprobe
