@@ -1,0 +1,182 @@
+// Shared helpers for tcnum's tests: bit-pattern construction and RapidCheck generators
+// of raw patterns with weighted special values (never arbitrary<float>).
+#pragma once
+#include <rapidcheck.h>
+
+#include <cstdint>
+#include <map>
+#include <ostream>
+#include <tuple>
+#include <vector>
+
+#include "tcnum/format.hpp"
+#include "tcnum/instruction.hpp"
+
+namespace tcnum::test {
+
+inline int field_shift(Format f) { return f == Format::tf32 ? 13 : 0; }
+inline std::uint32_t ones(int n) { return n >= 32 ? 0xffffffffu : (1u << n) - 1u; }
+
+// Raw pattern from fields (tf32: placed in the top 19 bits).
+inline std::uint32_t pattern(Format f, bool sign, std::uint32_t biased, std::uint32_t frac) {
+  const FormatSpec& s = spec(f);
+  return ((static_cast<std::uint32_t>(sign) << (s.exp_bits + s.frac_bits)) | (biased << s.frac_bits) | frac)
+         << field_shift(f);
+}
+
+// Number of meaningful patterns (tf32: 2^19) and the i-th of them.
+inline std::uint64_t meaningful_count(Format f) {
+  const FormatSpec& s = spec(f);
+  return std::uint64_t{1} << (1 + s.exp_bits + s.frac_bits);
+}
+inline std::uint32_t meaningful(Format f, std::uint64_t i) { return static_cast<std::uint32_t>(i) << field_shift(f); }
+
+inline bool is_nan_pattern(Format f, std::uint32_t bits) { return decode(f, bits).is_nan(); }
+
+// Special and boundary patterns of f, both signs.
+inline std::vector<std::uint32_t> special_patterns(Format f) {
+  const FormatSpec& s = spec(f);
+  const std::uint32_t emax_field = ones(s.exp_bits);
+  std::vector<std::uint32_t> v;
+  for (bool sign : {false, true}) {
+    v.push_back(pattern(f, sign, 0, 0));                      // zero
+    v.push_back(pattern(f, sign, 0, 1));                      // min subnormal
+    v.push_back(pattern(f, sign, 0, ones(s.frac_bits)));      // max subnormal
+    v.push_back(pattern(f, sign, 1, 0));                      // min normal
+    v.push_back(pattern(f, sign, static_cast<std::uint32_t>(s.bias), 0));  // 1.0
+    if (s.has_inf) {
+      v.push_back(pattern(f, sign, emax_field - 1, ones(s.frac_bits)));  // max
+      v.push_back(pattern(f, sign, emax_field, 0));                      // inf
+      v.push_back(pattern(f, sign, emax_field, 1));                      // NaN, small payload
+      v.push_back(pattern(f, sign, emax_field, ones(s.frac_bits)));      // NaN, all ones
+      v.push_back(pattern(f, sign, emax_field, 1u << (s.frac_bits - 1)));  // quiet bit only
+    } else {
+      v.push_back(pattern(f, sign, emax_field, ones(s.frac_bits) - 1));  // max (e4m3: 448)
+      v.push_back(pattern(f, sign, emax_field, ones(s.frac_bits)));      // the NaN
+    }
+  }
+  return v;
+}
+
+// --- RapidCheck pickers (call inside a property) -------------------------------------
+
+// A finite pattern of f, weighted toward exponents near `center` (unbiased), with
+// subnormals, zeros, extremes and uniformly random patterns mixed in. tf32 registers
+// get random low 13 bits half the time (the hardware ignores them).
+inline std::uint32_t pick_finite(Format f, int center) {
+  const FormatSpec& s = spec(f);
+  const int kind = *rc::gen::weightedElement<int>({{8, 0}, {3, 1}, {2, 2}, {1, 3}, {1, 4}});
+  const bool sign = *rc::gen::arbitrary<bool>();
+  std::uint32_t r = 0;
+  const std::uint32_t top_field = s.has_inf ? ones(s.exp_bits) - 1 : ones(s.exp_bits);
+  switch (kind) {
+    case 0: {  // near the center exponent
+      const int lo = std::max(1, center + s.bias - 4), hi = std::min<int>(top_field, center + s.bias + 4);
+      const auto field = static_cast<std::uint32_t>(*rc::gen::inRange(std::min(lo, hi), std::max(lo, hi) + 1));
+      auto frac = *rc::gen::inRange<std::uint32_t>(0, 1u << s.frac_bits);
+      if (!s.has_inf && field == ones(s.exp_bits) && frac == ones(s.frac_bits)) frac -= 1;
+      r = pattern(f, sign, field, frac);
+      break;
+    }
+    case 1: {  // uniformly random finite
+      for (;;) {
+        r = meaningful(f, *rc::gen::inRange<std::uint64_t>(0, meaningful_count(f)));
+        const Decoded d = decode(f, r);
+        if (!d.is_nan() && !d.is_inf()) break;
+      }
+      break;
+    }
+    case 2: r = pattern(f, sign, 0, *rc::gen::inRange<std::uint32_t>(1, 1u << s.frac_bits)); break;  // subnormal
+    case 3: r = pattern(f, sign, 0, 0); break;
+    default: {
+      std::vector<std::uint32_t> ext;
+      for (std::uint32_t p : special_patterns(f))
+        if (!decode(f, p).is_nan() && !decode(f, p).is_inf()) ext.push_back(p);
+      r = *rc::gen::elementOf(ext);
+    }
+  }
+  if (f == Format::tf32 && *rc::gen::arbitrary<bool>()) r |= *rc::gen::inRange<std::uint32_t>(0, 1u << 13);
+  return r;
+}
+
+// Any pattern: finite (as above) or, with weight special_weight out of 16, NaN/Inf/special.
+inline std::uint32_t pick_any(Format f, int center, int special_weight) {
+  if (special_weight > 0 && *rc::gen::inRange(0, 16) < special_weight) return *rc::gen::elementOf(special_patterns(f));
+  return pick_finite(f, center);
+}
+
+inline int pick_center(Format f) {
+  const FormatSpec& s = spec(f);
+  return *rc::gen::inRange(s.emin() - 1, s.emax() + 1);
+}
+
+struct PickedCase {
+  std::vector<std::uint32_t> a, b;
+  std::uint32_t c = 0;
+};
+
+inline std::uint32_t sign_bit(Format f) {
+  const FormatSpec& s = spec(f);
+  return 1u << (s.exp_bits + s.frac_bits + field_shift(f));
+}
+
+// Operands for one element of `in`: a per-case exponent center so that terms are of
+// comparable size (cancellation, rounding ties), C near the products' size half the time.
+// Shapes: independent elements; products in exactly cancelling pairs (a_j = -a_i,
+// b_j = b_i), C often ±0; sparse (most products signed zeros), C often ±0. With
+// special_weight > 0 each element is special with probability special_weight/16, and
+// half the cases also get one product whose two factors are both special (Inf * 0 ...).
+inline PickedCase pick_case(const Instruction& in, int special_weight) {
+  const int ca = pick_center(in.a_type), cb = pick_center(in.b_type);
+  const FormatSpec& sc = spec(in.c_type);
+  const int cc = *rc::gen::arbitrary<bool>() ? std::clamp(ca + cb, sc.emin() - 1, sc.emax()) : pick_center(in.c_type);
+  PickedCase pc;
+  for (int k = 0; k < in.k; ++k) {
+    pc.a.push_back(pick_any(in.a_type, ca, special_weight));
+    pc.b.push_back(pick_any(in.b_type, cb, special_weight));
+  }
+  pc.c = pick_any(in.c_type, cc, special_weight);
+  const int shape = *rc::gen::weightedElement<int>({{4, 0}, {2, 1}, {2, 2}});
+  if (shape == 1) {
+    const bool all = *rc::gen::arbitrary<bool>();
+    for (int i = 0; i + 1 < in.k; i += 2)
+      if (all || *rc::gen::arbitrary<bool>()) {
+        pc.a[i + 1] = pc.a[i] ^ sign_bit(in.a_type);
+        pc.b[i + 1] = pc.b[i];
+      }
+  } else if (shape == 2) {
+    for (int k = 0; k < in.k; ++k)
+      if (*rc::gen::inRange(0, 4) != 0) {
+        const bool in_a = *rc::gen::arbitrary<bool>();
+        const bool sign = *rc::gen::arbitrary<bool>();
+        (in_a ? pc.a : pc.b)[k] = pattern(in_a ? in.a_type : in.b_type, sign, 0, 0);
+      }
+  }
+  if (shape != 0 && *rc::gen::arbitrary<bool>()) pc.c = pattern(in.c_type, *rc::gen::arbitrary<bool>(), 0, 0);
+  if (special_weight > 0 && *rc::gen::arbitrary<bool>()) {
+    const int k = *rc::gen::inRange(0, in.k);
+    pc.a[k] = *rc::gen::elementOf(special_patterns(in.a_type));
+    pc.b[k] = *rc::gen::elementOf(special_patterns(in.b_type));
+  }
+  return pc;
+}
+
+// One instruction per distinct (A, B, C, D types, K) over every architecture.
+inline std::vector<Instruction> distinct_type_combinations() {
+  std::map<std::tuple<int, int, int, int, int>, Instruction> seen;
+  for (int sm : known_archs())
+    for (const Instruction& in : instructions_for(sm))
+      seen.emplace(std::make_tuple(static_cast<int>(in.a_type), static_cast<int>(in.b_type),
+                                   static_cast<int>(in.c_type), static_cast<int>(in.d_type), in.k),
+                   in);
+  std::vector<Instruction> v;
+  for (auto& [key, in] : seen) v.push_back(in);
+  return v;
+}
+
+}  // namespace tcnum::test
+
+namespace tcnum {
+// How RapidCheck prints an Instruction in a counterexample.
+inline void showValue(const Instruction& in, std::ostream& os) { os << in.name; }
+}  // namespace tcnum
