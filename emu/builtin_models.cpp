@@ -60,12 +60,16 @@ Model ampere_like(const char* name, int sm, const char* desc) {
 Model hopper() {
   Model m{"sm_90", 90, "Hopper (H100/H200): 16-product blocks (8 for tf32), 25 kept fraction bits, RZ; "
                        "fp8 wgmma keeps 13 fraction bits over 32-product blocks and 13-bit block results; "
-                       "zero results are +0", {}};
+                       "fp8 mma is two interleaved f16 HMMA passes then an RNE add of C; "
+                       "alignment exponent floor -133; zero results are +0", {}};
   // Validated on an H100 by corpora/h100 (docs/models.md, "Hopper: evidence").
   const std::string corpus = "tcnum corpora/h100 (H100 80GB HBM3, driver 580.159.04)";
   auto hopper_params = [](int frac_bits, int block_size) {
     DatapathParams p = params(frac_bits, block_size);
     p.negative_zero_results = false;  // no -0 in 960k device results; underflow to zero gives +0
+    // Khattak & Mikaitis' min_exp_limit; the corpora bound it to [-133, -131] (bf16/tf32 with
+    // fp32-subnormal results).
+    p.align_exponent_floor = -133;
     return p;
   };
   DatapathParams fp8_wgmma = hopper_params(13, 32);
@@ -74,10 +78,20 @@ Model hopper() {
                      std::string(kMmaSim) + "; DeepSeek-V3 report; " + corpus, true});
   m.rules.push_back({std::nullopt, InputClass::tf32, std::nullopt, hopper_params(25, 8),
                      std::string(kKM) + "; " + corpus, true});
-  // mma.sync fp8 on sm_90 is lowered to f16 HMMA (Luo et al., Table 14); its exact
-  // arithmetic is an open finding (docs/models.md): this rule is NOT validated.
-  m.rules.push_back({Family::mma, InputClass::fp8, std::nullopt, hopper_params(25, 16),
-                     "Luo et al., Table 14 (lowering to HMMA); open finding", false});
+  // mma.sync fp8 on sm_90 (ptxas SASS): F2FP.F16.E4M3/E5M2.UNPACK_B to f16, then two chained
+  // HMMAs (16816 for k32, 1688 for k16) starting from C = RZ, the first over the products with
+  // k % 4 in {0, 1}, the second over k % 4 in {2, 3}; then FADD (f32 D) or HADD2 (f16 D) of C.
+  DatapathParams fp8_mma = hopper_params(25, 16);
+  fp8_mma.unpack_format = Format::fp16;
+  fp8_mma.k_passes = 2;
+  fp8_mma.pass_interleave = 2;
+  fp8_mma.addend = AddendEntry::ieee_add;
+  DatapathParams fp8_mma_f16 = fp8_mma;  // HMMA.F16: each pass rounds to f16 (RNE), as f16 mma
+  fp8_mma_f16.block_format = Format::fp16;
+  fp8_mma_f16.block_rounding = Rounding::nearest_even;
+  const std::string fp8_mma_src = "Luo et al., Table 14 (lowering to HMMA); ptxas 13.0 SASS; " + corpus;
+  m.rules.push_back({Family::mma, InputClass::fp8, Format::fp16, fp8_mma_f16, fp8_mma_src, true});
+  m.rules.push_back({Family::mma, InputClass::fp8, std::nullopt, fp8_mma, fp8_mma_src, true});
   m.rules.push_back({std::nullopt, std::nullopt, std::nullopt, hopper_params(25, 16),
                      std::string(kKM) + "; " + kMmaSim + "; " + corpus, true});
   return m;

@@ -1,5 +1,6 @@
 // The one datapath: d = c + sum_k a_k*b_k, block by block, as the model describes.
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -64,9 +65,10 @@ void add_product(const Decoded& a, Format fa, const Decoded& b, Format fb, std::
 // Aligns every term to the largest nominal exponent, truncates each to F fraction bits
 // below it, and sums exactly: the result is sum·2^quantum.
 template <class Acc>
-detail::Magnitude align_and_sum(const std::vector<Term>& terms, int frac_bits) {
+detail::Magnitude align_and_sum(const std::vector<Term>& terms, int frac_bits, std::optional<int> floor) {
   int emax = terms.front().nominal;
   for (const Term& t : terms) emax = std::max(emax, t.nominal);
+  if (floor) emax = std::max(emax, *floor);
   const int quantum = emax - frac_bits;
   Acc acc;
   for (const Term& t : terms) {
@@ -123,12 +125,25 @@ BlockOut finish_block(const std::vector<Term>& terms, const Specials& sp, const 
   if (sp.pos_inf || sp.neg_inf) return {false, infinity_bits(f, sp.neg_inf)};
   if (terms.empty()) return {false, zero_bits(f, sp.all_zeros_negative && p.negative_zero_results)};
   detail::Magnitude m = p.frac_bits <= detail::NarrowAccumulator::kMaxShift
-                            ? align_and_sum<detail::NarrowAccumulator>(terms, p.frac_bits)
-                            : align_and_sum<detail::WideAccumulator>(terms, p.frac_bits);
+                            ? align_and_sum<detail::NarrowAccumulator>(terms, p.frac_bits, p.align_exponent_floor)
+                            : align_and_sum<detail::WideAccumulator>(terms, p.frac_bits, p.align_exponent_floor);
   if (m.bits == 0 && !m.sticky) return {false, zero_bits(f, false)};  // exact cancellation: +0
   // The narrower internal register holds block results, not the final rounding into D.
   if (p.block_result_frac_bits > 0 && f == p.block_format) m = cut_precision(m, p.block_result_frac_bits + 1, mode);
   return {false, positive_zero_unless(round_into(f, m, mode, p.overflow_to_inf), f, p.negative_zero_results)};
+}
+
+// One exact IEEE addition x + y rounded into f (FADD / HADD2 after the product chain).
+BlockOut ieee_add(const Decoded& x, Format fx, const Decoded& y, Format fy, const DatapathParams& p, Format f) {
+  std::vector<Term> terms;
+  Specials sp;
+  add_value(x, fx, terms, sp);
+  add_value(y, fy, terms, sp);
+  DatapathParams exact = p;
+  exact.frac_bits = detail::WideAccumulator::kMaxShift;  // both fp32 terms kept whole
+  exact.align_exponent_floor.reset();
+  exact.block_result_frac_bits = 0;
+  return finish_block(terms, sp, exact, f, p.output_rounding);
 }
 
 }  // namespace
@@ -140,18 +155,36 @@ std::uint32_t mma_element(const DatapathParams& p, const Instruction& in, std::s
     throw std::invalid_argument(in.name + ": expected " + std::to_string(k) + " elements of A and of B");
   if (p.frac_bits < 0 || p.frac_bits > detail::WideAccumulator::kMaxShift)
     throw std::invalid_argument("model frac_bits out of range");
-  const int block = p.block_size <= 0 ? k : std::min(p.block_size, k);
+  if (p.k_passes < 1 || p.pass_interleave < 1 || k % (p.k_passes * p.pass_interleave) != 0)
+    throw std::invalid_argument(in.name + ": K is not a multiple of k_passes * pass_interleave");
+  const int pass_len = k / p.k_passes;
+  const int block = p.block_size <= 0 ? pass_len : std::min(p.block_size, pass_len);
+  if (pass_len % block != 0) throw std::invalid_argument(in.name + ": a block would straddle two passes");
   const Format d_type = in.d_type;
   const std::uint32_t nan_out = canonical_nan(d_type);
 
+  // Product order: pass by pass (one pass: 0..K-1); consecutive blocks of `block` in it.
+  thread_local std::vector<int> order;
+  order.clear();
+  for (int pass = 0; pass < p.k_passes; ++pass)
+    for (int i = 0; i < k; ++i)
+      if ((i / p.pass_interleave) % p.k_passes == pass) order.push_back(i);
+  const Format fa = p.unpack_format.value_or(in.a_type), fb = p.unpack_format.value_or(in.b_type);
+  auto operand = [&](Format f, Format to, std::uint32_t bits) {
+    if (f != to) bits = encode(to, to_double(f, bits));  // exact: fp8 -> f16
+    return decode_operand(to, bits, p.flush_subnormal_inputs);
+  };
+
   thread_local std::vector<Term> terms;  // reused: one allocation per thread, not per element
   terms.reserve(block + 1);
-  // The running addend: C first, then each block's result in block_format.
-  Decoded addend = decode_operand(in.c_type, c, p.flush_subnormal_inputs);
-  Format addend_format = in.c_type;
+  // The running addend: C first (+0 when C is added afterwards), then each block's result in
+  // block_format.
+  const bool c_after = p.addend == AddendEntry::ieee_add;
+  const Decoded c_held = decode_operand(in.c_type, c, p.flush_subnormal_inputs);
+  Decoded addend = c_after ? Decoded{Decoded::Kind::zero, false, 0, 0} : c_held;
+  Format addend_format = c_after ? p.block_format : in.c_type;
   const bool c_last = p.addend == AddendEntry::last_block;
   const int blocks = (k + block - 1) / block + (c_last ? 1 : 0);
-  const Decoded c_held = addend;
 
   for (int blk = 0; blk < blocks; ++blk) {
     terms.clear();
@@ -159,18 +192,23 @@ std::uint32_t mma_element(const DatapathParams& p, const Instruction& in, std::s
     if (!(c_last && blk == 0)) add_value(addend, addend_format, terms, sp);
     const bool product_block = blk * block < k;
     if (product_block) {
-      for (int i = blk * block; i < std::min(k, (blk + 1) * block); ++i)
-        add_product(decode_operand(in.a_type, a[i], p.flush_subnormal_inputs), in.a_type,
-                    decode_operand(in.b_type, b[i], p.flush_subnormal_inputs), in.b_type, terms, sp);
+      for (int j = blk * block; j < std::min(k, (blk + 1) * block); ++j) {
+        const int i = order[j];
+        add_product(operand(in.a_type, fa, a[i]), fa, operand(in.b_type, fb, b[i]), fb, terms, sp);
+      }
     } else {
       add_value(c_held, in.c_type, terms, sp);
     }
     const bool last = blk == blocks - 1;
-    if (!last || d_type == p.block_format || !p.output_direct) {
+    if (!last || d_type == p.block_format || !p.output_direct || c_after) {
       const BlockOut r = finish_block(terms, sp, p, p.block_format, p.block_rounding);
       if (r.nan) return nan_out;
       addend = decode(p.block_format, r.bits);
       addend_format = p.block_format;
+      if (last && c_after) {
+        const BlockOut d = ieee_add(c_held, in.c_type, addend, addend_format, p, d_type);
+        return d.nan ? nan_out : d.bits;
+      }
       if (last) {
         if (d_type == p.block_format) return r.bits;
         // Convert the block-format result to D.

@@ -54,16 +54,25 @@ DatapathParams parse_params(const json& r, const std::string& where) {
       const auto s = v.get<std::string>();
       if (s == "first_block") p.addend = AddendEntry::first_block;
       else if (s == "last_block") p.addend = AddendEntry::last_block;
-      else bad(w, "must be \"first_block\" or \"last_block\"");
+      else if (s == "ieee_add") p.addend = AddendEntry::ieee_add;
+      else bad(w, "must be \"first_block\", \"last_block\" or \"ieee_add\"");
     } else if (key == "flush_subnormal_inputs") p.flush_subnormal_inputs = v.get<bool>();
     else if (key == "overflow_to_inf") p.overflow_to_inf = v.get<bool>();
     else if (key == "block_result_frac_bits") p.block_result_frac_bits = v.get<int>();
     else if (key == "negative_zero_results") p.negative_zero_results = v.get<bool>();
-    else if (key != "family" && key != "inputs" && key != "d_type" && key != "source" && key != "validated")
+    else if (key == "unpack_format") {
+      if (!v.is_null()) p.unpack_format = parse_fmt(v, w);
+    } else if (key == "k_passes") p.k_passes = v.get<int>();
+    else if (key == "pass_interleave") p.pass_interleave = v.get<int>();
+    else if (key == "align_exponent_floor") {
+      if (!v.is_null()) p.align_exponent_floor = v.get<int>();
+    } else if (key != "family" && key != "inputs" && key != "d_type" && key != "source" && key != "validated")
       bad(w, "unknown field");
   }
   if (p.frac_bits < 1 || p.frac_bits > 680) bad(where + ".frac_bits", "must be in 1..680");
   if (p.block_size < 0) bad(where + ".block_size", "must be >= 0 (0 = all of K)");
+  if (p.k_passes < 1) bad(where + ".k_passes", "must be >= 1");
+  if (p.pass_interleave < 1) bad(where + ".pass_interleave", "must be >= 1");
   return p;
 }
 
@@ -131,11 +140,17 @@ std::string model_to_json(const Model& m) {
     o["block_rounding"] = rounding_name(p.block_rounding);
     o["output_rounding"] = rounding_name(p.output_rounding);
     o["output_direct"] = p.output_direct;
-    o["addend"] = p.addend == AddendEntry::first_block ? "first_block" : "last_block";
+    o["addend"] = p.addend == AddendEntry::first_block ? "first_block"
+                  : p.addend == AddendEntry::last_block  ? "last_block"
+                                                         : "ieee_add";
     o["flush_subnormal_inputs"] = p.flush_subnormal_inputs;
     o["overflow_to_inf"] = p.overflow_to_inf;
     o["block_result_frac_bits"] = p.block_result_frac_bits;
     o["negative_zero_results"] = p.negative_zero_results;
+    o["unpack_format"] = p.unpack_format ? json(std::string(name_of(*p.unpack_format))) : json(nullptr);
+    o["k_passes"] = p.k_passes;
+    o["pass_interleave"] = p.pass_interleave;
+    o["align_exponent_floor"] = p.align_exponent_floor ? json(*p.align_exponent_floor) : json(nullptr);
     o["source"] = r.source;
     o["validated"] = r.validated;
     j["rules"].push_back(o);

@@ -65,14 +65,24 @@ constexpr ModelCase kBlocked[] = {
     {75, "mma.m16n8k8.f16.f16.f16.f16"},
     {70, "mma.m8n8k4.f32.f16.f16.f32"},
     {89, "mma.m16n8k32.f32.e4m3.e5m2.f32"},
-    {90, "mma.m16n8k32.f32.e5m2.e4m3.f32"},  // two 16-product blocks
+    {90, "mma.m16n8k32.f32.e5m2.e4m3.f32"},  // two interleaved 16-product passes, then + C
+    {90, "mma.m16n8k16.f16.e4m3.e4m3.f16"},  // two interleaved 8-product passes (f16)
     {90, "wgmma.m64n8k32.f32.e4m3.e4m3"},   // one 32-product block, 13 kept bits
     {90, "wgmma.m64n16k32.f16.e5m2.e5m2"},
     {100, "tcgen05.mma.m64n8k16.f32.bf16.bf16"},
 };
 
+// Products per block (a block never straddles two passes).
 int block_of(const DatapathParams& p, const Instruction& in) {
-  return p.block_size <= 0 ? in.k : std::min(p.block_size, in.k);
+  const int pass_len = in.k / p.k_passes;
+  return p.block_size <= 0 ? pass_len : std::min(p.block_size, pass_len);
+}
+
+// The block that product i belongs to (passes take interleaved products, docs/models.md).
+int block_id(const DatapathParams& p, const Instruction& in, int i) {
+  const int pass = (i / p.pass_interleave) % p.k_passes;
+  const int rank = (i / (p.pass_interleave * p.k_passes)) * p.pass_interleave + i % p.pass_interleave;
+  return pass * (in.k / p.k_passes) + rank / block_of(p, in) * block_of(p, in);
 }
 
 // Applies a permutation of positions to a and b.
@@ -85,15 +95,26 @@ void permute(PickedCase& pc, const std::vector<int>& perm) {
   pc = out;
 }
 
-// A random permutation that keeps every position inside its block of `block`.
-std::vector<int> pick_block_permutation(int k, int block) {
+// A random permutation that keeps every position inside its block (block_of_pos[i]).
+std::vector<int> pick_block_permutation(const std::vector<int>& block_of_pos) {
+  const int k = static_cast<int>(block_of_pos.size());
   const auto keys = *rc::gen::container<std::vector<int>>(static_cast<std::size_t>(k), rc::gen::inRange(0, 1000));
   std::vector<int> perm(k);
-  std::iota(perm.begin(), perm.end(), 0);
-  for (int start = 0; start < k; start += block)
-    std::stable_sort(perm.begin() + start, perm.begin() + std::min(k, start + block),
-                     [&](int x, int y) { return keys[x] < keys[y]; });
+  for (int i = 0; i < k; ++i) {  // position i takes the i-th member of its block in key order
+    std::vector<int> members;
+    for (int j = 0; j < k; ++j)
+      if (block_of_pos[j] == block_of_pos[i]) members.push_back(j);
+    std::vector<int> sorted = members;
+    std::stable_sort(sorted.begin(), sorted.end(), [&](int x, int y) { return keys[x] < keys[y]; });
+    perm[i] = sorted[std::find(members.begin(), members.end(), i) - members.begin()];
+  }
   return perm;
+}
+
+std::vector<int> blocks_of(const DatapathParams& p, const Instruction& in) {
+  std::vector<int> ids(in.k);
+  for (int i = 0; i < in.k; ++i) ids[i] = block_id(p, in, i);
+  return ids;
 }
 
 }  // namespace
@@ -189,7 +210,7 @@ RC_GTEST_PROP(DatapathLaws, ReorderingInsideABlockChangesNothing, ()) {
   const int special_weight = *rc::gen::weightedElement<int>({{4, 0}, {1, 1}});
   PickedCase pc = test::pick_case(in, special_weight);
   const std::uint32_t before = mma_element(p, in, pc.a, pc.b, pc.c);
-  const std::vector<int> perm = pick_block_permutation(in.k, block_of(p, in));
+  const std::vector<int> perm = pick_block_permutation(blocks_of(p, in));
   permute(pc, perm);
   const std::uint32_t after = mma_element(p, in, pc.a, pc.b, pc.c);
   RC_LOG() << "sm_" << mc.sm << " " << show(in, pc) << std::hex << " before " << before << " after " << after << "\n";
@@ -201,7 +222,7 @@ RC_GTEST_PROP(DatapathLaws, ExactModelIgnoresOrder, ()) {
   const Instruction in = *rc::gen::elementOf(combos());
   PickedCase pc = test::pick_case(in, *rc::gen::weightedElement<int>({{3, 0}, {1, 1}}));
   const std::uint32_t before = mma_element(exact_params(), in, pc.a, pc.b, pc.c);
-  permute(pc, pick_block_permutation(in.k, in.k));
+  permute(pc, pick_block_permutation(std::vector<int>(in.k, 0)));
   RC_ASSERT(mma_element(exact_params(), in, pc.a, pc.b, pc.c) == before);
 }
 
@@ -219,8 +240,11 @@ TEST(DatapathLaws, ReorderingAcrossBlocksCanChangeTheResult) {
       for (const GeneratedCase& g : generate(in, dist, 400, 2024)) {
         PickedCase pc{g.a, g.b, g.c};
         const std::uint32_t before = mma_element(p, in, pc.a, pc.b, pc.c);
-        std::vector<int> rotate(in.k);  // shift every product by half a block: crosses blocks
-        for (int i = 0; i < in.k; ++i) rotate[i] = (i + block / 2) % in.k;
+        // Shift every product by half a block (by one interleave step between passes):
+        // crosses blocks.
+        const int shift = p.k_passes > 1 ? p.pass_interleave : block / 2;
+        std::vector<int> rotate(in.k);
+        for (int i = 0; i < in.k; ++i) rotate[i] = (i + shift) % in.k;
         permute(pc, rotate);
         const std::uint32_t after = mma_element(p, in, pc.a, pc.b, pc.c);
         if (before != after) {

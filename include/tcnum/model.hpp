@@ -9,9 +9,11 @@
 
 namespace tcnum {
 
-// Where C joins the sum: aligned together with the first block's products, or added
-// (with the same alignment rule) as a block of its own after all products.
-enum class AddendEntry : std::uint8_t { first_block, last_block };
+// Where C joins the sum: aligned together with the first block's products, added (with the
+// same alignment rule) as a block of its own after all products, or added to the rounded
+// product chain by one exact IEEE addition rounded into D with output_rounding (the chain
+// then starts from +0, as an MMA whose C is the zero register, followed by FADD/HADD2).
+enum class AddendEntry : std::uint8_t { first_block, last_block, ieee_add };
 
 // Parameters of the one datapath (see docs/models.md for the meaning and evidence of each).
 struct DatapathParams {
@@ -30,6 +32,17 @@ struct DatapathParams {
   // IEEE signs zero results (-0 from all -0 addends, or a negative value that underflows);
   // false: every zero result is +0.
   bool negative_zero_results = true;
+  // A and B are converted (exactly) to this format before the datapath sees them, so their
+  // nominal exponents are its own (sm_90 fp8 mma: unpacked to f16 for an f16 HMMA).
+  std::optional<Format> unpack_format;
+  // The K products run as this many chained passes (sub-MMAs); pass p takes the products k
+  // with (k / pass_interleave) % k_passes == p, in order, cut into blocks of at most
+  // block_size; each pass's result is the next pass's addend. 1 = one pass (all K in order).
+  int k_passes = 1;
+  int pass_interleave = 1;
+  // The alignment exponent of a block is at least this (a floor under the largest nominal
+  // exponent): terms are then truncated to 2^(max(emax, floor) - F). None = no floor.
+  std::optional<int> align_exponent_floor;
 
   bool operator==(const DatapathParams&) const = default;
 };
