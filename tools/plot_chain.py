@@ -25,9 +25,14 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 COLORS = {"tf32": "tab:blue", "bf16": "tab:orange", "fp16": "tab:green", "e4m3": "tab:red", "e5m2": "tab:purple"}
+# wgmma (or any second family) lines get a darker shade of their dtype's colour
+DARK = {"tf32": "navy", "bf16": "saddlebrown", "fp16": "darkgreen", "e4m3": "darkred", "e5m2": "indigo"}
+# fp16 is drawn hollow and larger: with the same draws it lies on top of tf32 until it overflows
+DTYPE_MARKER = {"tf32": ("o", 3.5, True), "bf16": ("s", 3.5, True), "fp16": ("o", 7, False),
+                "e4m3": ("^", 4, True), "e5m2": ("v", 4, True)}
 DTYPE_ORDER = ["tf32", "bf16", "fp16", "e4m3", "e5m2"]
 INIT_STYLE = {"low": "-", "fp32": "--"}
-MARKERS = ["o", "s", "^", "D", "v", "P"]
+SCALING_STYLE = {"amax": "-", "pow2": "--", "none": ":"}  # when one figure compares scalings
 
 
 def fnum(s):
@@ -85,13 +90,15 @@ def label_of(key, many_instr, many_scaling):
     return text
 
 
-def plot(series, prefix, title):
-    keys = sorted(series, key=lambda k: (k[2], DTYPE_ORDER.index(k[0]) if k[0] in DTYPE_ORDER else 99, k[1], k[3]))
+def sort_key(k):
+    return (DTYPE_ORDER.index(k[0]) if k[0] in DTYPE_ORDER else 99, k[2], k[1], k[3])
+
+
+def plot(series, prefix, title, ymax=None):
+    keys = sorted(series, key=sort_key)
     many_instr = len({k[2].split(".")[0] + k[2].split(".")[1] for k in keys}) > 1
     many_scaling = len({k[3] for k in keys}) > 1
-    instr_marker = {}
-    for k in keys:
-        instr_marker.setdefault((k[2].split(".")[0], k[3]), MARKERS[len(instr_marker) % len(MARKERS)])
+    families = sorted({k[2].split(".")[0] for k in keys})
     fig, axes = plt.subplots(1, 2, figsize=(13, 5.2), sharey=True)
     for ax, ref, name in zip(axes, ("fp32", "exact"), ("vs FP32 CPU chain (paper's baseline)", "vs exact chain (MPFR)")):
         for k in keys:
@@ -111,22 +118,30 @@ def plot(series, prefix, title):
                 else:
                     dot_x.append(n)
                     dot_y.append(p[ref])
-            color = COLORS.get(k[0], "black")
-            style = INIT_STYLE.get(k[1], "-")
-            marker = instr_marker[(k[2].split(".")[0], k[3])]
-            ax.plot(solid_x, solid_y, style, color=color, marker=marker, markersize=3.5,
+            second = families.index(k[2].split(".")[0]) > 0
+            color = (DARK if second else COLORS).get(k[0], "black")
+            style = SCALING_STYLE.get(k[3], "-") if many_scaling else INIT_STYLE.get(k[1], "-")
+            marker, size, filled = DTYPE_MARKER.get(k[0], ("o", 3.5, True))
+            face = color if filled and not second else "none"
+            if second:  # drawn hollow and larger on top: mma and wgmma curves often coincide
+                size *= 1.8
+            ax.plot(solid_x, solid_y, style, color=color, marker=marker, markersize=size, markerfacecolor=face,
                     label=label_of(k, many_instr, many_scaling))
             if dot_x:
                 xs = solid_x[-1:] + dot_x
                 ys = solid_y[-1:] + dot_y
-                ax.plot(xs, ys, ":", color=color, marker=marker, markersize=2.5, alpha=0.7)
+                ax.plot(xs, ys, ":", color=color, marker=marker, markersize=size * 0.7, markerfacecolor=face,
+                        alpha=0.7)
             if first_overflow is not None:
                 y = pts[first_overflow][ref] if math.isfinite(pts[first_overflow][ref]) else (solid_y or [1])[-1]
                 ax.plot([first_overflow], [y], "x", color=color, markersize=10, markeredgewidth=2)
-                ax.annotate(f"{k[0]} overflow from N={first_overflow}", (first_overflow, y),
-                            textcoords="offset points", xytext=(6, -12 if k[1] == "low" else 6), fontsize=7,
-                            color=color)
+                if k[1] == "low":
+                    ax.annotate(f"{k[0]}: first Inf at N={first_overflow} ({100 * pts[first_overflow]['overflow']:.1f}%"
+                                " of trials);\ndotted: mean of finite trials", (first_overflow, y),
+                                textcoords="offset points", xytext=(8, -22), fontsize=7, color=color)
         ax.set_yscale("log")
+        if ymax:
+            ax.set_ylim(top=ymax)
         ax.set_xlabel("chain length N")
         ax.set_title(name, fontsize=10)
         ax.grid(True, which="major", alpha=0.4)
@@ -147,14 +162,39 @@ def main(argv=None):
     ap.add_argument("-o", "--out", required=True, help="output prefix: writes PREFIX.png and PREFIX.svg")
     ap.add_argument("--title", default="Chain matrix multiplication (Sun et al. Fig. 17 set-up)")
     ap.add_argument("--dtype", action="append", help="only these dtypes (repeatable)")
+    ap.add_argument("--init", action="append", help="only these initialisations (repeatable)")
+    ap.add_argument("--ymax", type=float, help="upper limit of the error axis")
+    ap.add_argument("--table", default="", help="also print a markdown table of the means at these N (e.g. 1,5,10,20)")
     args = ap.parse_args(argv)
     series = load(args.csv)
     if args.dtype:
         series = {k: v for k, v in series.items() if k[0] in args.dtype}
+    if args.init:
+        series = {k: v for k, v in series.items() if k[1] in args.init}
     if not series:
         sys.exit("plot_chain: no data")
-    plot(series, args.out, args.title)
+    plot(series, args.out, args.title, args.ymax)
     print(f"wrote {args.out}.png and {args.out}.svg")
+    if args.table:
+        print_table(series, [int(n) for n in args.table.split(",")])
+
+
+def print_table(series, ns):
+    """Markdown: one row per series, 'vs fp32 / vs exact' mean errors at each N ('overflow' past 50%)."""
+    print("| dtype | init | instr | scaling | " + " | ".join(f"N = {n}" for n in ns) + " |")
+    print("|---|---|---|---|" + "---|" * len(ns))
+    for k in sorted(series, key=sort_key):
+        cells = []
+        for n in ns:
+            p = series[k].get(n)
+            if p is None:
+                cells.append("")
+            elif p["overflow"] > 0.5 or not math.isfinite(p["fp32"]):
+                cells.append(f"overflow ({100 * p['overflow']:.0f}%)")
+            else:
+                extra = f" ({100 * p['overflow']:.1f}% ovf)" if p["overflow"] > 0 else ""
+                cells.append(f"{p['fp32']:.3e} / {p['exact']:.3e}{extra}")
+        print(f"| {k[0]} | {k[1]} | {k[2]} | {k[3]} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@
 
 #include "commands.hpp"
 #include "tcnum/chain.hpp"
+#include "tcnum/corpus.hpp"
 #include "tcnum/format.hpp"
 
 #ifdef TCNUM_HAVE_CUDA
@@ -163,6 +164,13 @@ ch::BatchGemm device_gemm() {
 }
 #endif
 
+// Device vs emulator on the same inputs, link by link (the chain itself runs on the device).
+struct ElementCheck {
+  int link = 0;
+  std::size_t elements = 0, differing = 0;
+  nlohmann::json examples = nlohmann::json::array();
+};
+
 struct Comparison {
   std::size_t chains = 0, identical_chains = 0, links = 0, identical_links = 0;
   int first_trial = -1, first_link = -1;
@@ -257,6 +265,7 @@ int run_chain(const ChainOptions& o) {
                            {"configs", nlohmann::json::array()}};
   if (device) report["device"] = device_name;
   Comparison total_cmp;
+  std::size_t total_elements = 0, total_differing = 0;
   bool all_match = true;
 
   if (!o.json) {
@@ -271,9 +280,34 @@ int run_chain(const ChainOptions& o) {
     auto progress = [&](std::size_t done, std::size_t) { bar.update(offset + done); };
     ch::Result r;
     std::optional<Comparison> cmp;
+    std::optional<ElementCheck> element_check;
 #ifdef TCNUM_HAVE_CUDA
     if (device) {
-      r = ch::run(cfg, device_gemm(), progress);
+      // Every link's device product is also emulated on the very same inputs, element by element.
+      ElementCheck ec;
+      const ch::BatchGemm dev = device_gemm();
+      const ch::BatchGemm emu = ch::emulator_gemm(model, o.threads);
+      ch::BatchGemm checked = [&](const tcnum::Instruction& in, int batch, int m, int n, int k,
+                                  const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
+        std::vector<std::uint32_t> d = dev(in, batch, m, n, k, a, b);
+        const std::vector<std::uint32_t> e = emu(in, batch, m, n, k, a, b);
+        ++ec.link;
+        ec.elements += d.size();
+        for (std::size_t i = 0; i < d.size(); ++i) {
+          if (d[i] == e[i]) continue;
+          ++ec.differing;
+          if (ec.examples.size() < 8) {
+            const std::size_t t = i / (static_cast<std::size_t>(m) * n), rc = i % (static_cast<std::size_t>(m) * n);
+            ec.examples.push_back({{"trial", t}, {"n", ec.link}, {"row", rc / n}, {"col", rc % n},
+                                   {"device", tcnum::hex_field(in.d_type, d[i])},
+                                   {"emulator", tcnum::hex_field(in.d_type, e[i])},
+                                   {"device_value", tcnum::to_double(in.d_type, d[i])},
+                                   {"emulator_value", tcnum::to_double(in.d_type, e[i])}});
+          }
+        }
+        return d;
+      };
+      r = ch::run(cfg, checked, progress);
       offset += per_job;
       bar.set_label(label + " (emulator)");
       ch::Config shadow = cfg;
@@ -300,8 +334,11 @@ int run_chain(const ChainOptions& o) {
       total_cmp.identical_chains += c.identical_chains;
       total_cmp.links += c.links;
       total_cmp.identical_links += c.identical_links;
-      all_match = all_match && c.identical_chains == c.chains;
+      all_match = all_match && c.identical_chains == c.chains && ec.differing == 0;
       cmp = c;
+      element_check = ec;
+      total_elements += ec.elements;
+      total_differing += ec.differing;
       // Per link, per trial: does the emulator chain equal the device chain up to and including n?
       for (std::size_t t = 0; t < r.trials.size(); ++t) {
         bool same = true;
@@ -365,7 +402,10 @@ int run_chain(const ChainOptions& o) {
                                   {"links", cmp->links},
                                   {"identical_links", cmp->identical_links},
                                   {"first_mismatch_trial", cmp->first_trial},
-                                  {"first_mismatch_n", cmp->first_link}};
+                                  {"first_mismatch_n", cmp->first_link},
+                                  {"same_input_elements", element_check->elements},
+                                  {"same_input_differing", element_check->differing},
+                                  {"examples", element_check->examples}};
     report["configs"].push_back(jc);
   }
   bar.finish();
@@ -373,7 +413,9 @@ int run_chain(const ChainOptions& o) {
     report["device_vs_emulator"] = {{"chains", total_cmp.chains},
                                     {"identical_chains", total_cmp.identical_chains},
                                     {"links", total_cmp.links},
-                                    {"identical_links", total_cmp.identical_links}};
+                                    {"identical_links", total_cmp.identical_links},
+                                    {"same_input_elements", total_elements},
+                                    {"same_input_differing", total_differing}};
   if (o.json) {
     std::cout << report.dump(1) << "\n";
   } else {
@@ -395,13 +437,17 @@ int run_chain(const ChainOptions& o) {
       if (jc.contains("device_vs_emulator")) {
         const auto& c = jc["device_vs_emulator"];
         std::cout << "  device vs emulator: " << c["identical_chains"] << "/" << c["chains"]
-                  << " chains bit-identical (" << c["identical_links"] << "/" << c["links"] << " links)\n";
+                  << " chains bit-identical (" << c["identical_links"] << "/" << c["links"] << " links); "
+                  << c["same_input_differing"] << " of " << c["same_input_elements"]
+                  << " D elements differ on the same inputs\n";
+        if (!c["examples"].empty()) std::cout << "  examples: " << c["examples"].dump() << "\n";
       }
     }
     if (device)
       std::cout << "device vs emulator, all configurations: " << total_cmp.identical_chains << "/"
                 << total_cmp.chains << " chains bit-identical, " << total_cmp.identical_links << "/"
-                << total_cmp.links << " links\n";
+                << total_cmp.links << " links; " << total_differing << " of " << total_elements
+                << " D elements differ on the same inputs\n";
     std::cout << "wrote " << o.out << (o.summary.empty() ? "" : " and " + o.summary) << "\n";
   }
   return all_match ? 0 : 1;
@@ -451,8 +497,9 @@ void register_chain(CLI::App& app) {
       "Example (the paper's Fig. 17 on the A100 model):\n"
       "  numprobe chain --dtype fp16,bf16,tf32 --init low,fp32 --max-len 20 --trials 1000 --arch sm_80 "
       "--out chain.csv\n"
-      "With --backend device the device chains are re-run on the emulator (same seed) and compared\n"
-      "bit for bit; exit status 1 when any chain differs.");
+      "With --backend device every link's product is also emulated on the same inputs, and the whole\n"
+      "chains are re-run on the emulator (same seed) and compared bit for bit; exit status 1 when any\n"
+      "element or chain differs.");
   cmd->callback([o] { exit_code() = run_chain(*o); });
 }
 
