@@ -53,7 +53,11 @@ void parallel_for(std::size_t count, int threads, Fn&& fn) {
   };
   std::vector<std::thread> pool;
   pool.reserve(static_cast<std::size_t>(t - 1));
-  for (int i = 1; i < t; ++i) pool.emplace_back(worker);
+  for (int i = 1; i < t; ++i)
+    pool.emplace_back([&worker] {
+      worker();
+      mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);  // MPFR's per-thread constant caches and mpz pool
+    });
   worker();
   for (auto& th : pool) th.join();
   if (error) std::rethrow_exception(error);
