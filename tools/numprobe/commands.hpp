@@ -12,5 +12,7 @@ void register_list(CLI::App& app);
 void register_chain(CLI::App& app);
 void register_record(CLI::App& app);
 void register_check(CLI::App& app);
+void register_discover(CLI::App& app);  // the top-level --dtype/--op options (no subcommand)
+void register_fit(CLI::App& app);
 
 }  // namespace numprobe

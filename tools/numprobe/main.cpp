@@ -24,6 +24,8 @@ int main(int argc, char** argv) {
   numprobe::register_chain(app);
   numprobe::register_record(app);
   numprobe::register_check(app);
+  numprobe::register_discover(app);
+  numprobe::register_fit(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -32,7 +34,7 @@ int main(int argc, char** argv) {
     std::cerr << "numprobe: " << e.what() << "\n";
     return 2;
   }
-  if (app.get_subcommands().empty()) {
+  if (app.get_subcommands().empty() && app.count_all() == 0) {
     std::cout << app.help();
     return 0;
   }
