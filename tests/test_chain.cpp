@@ -114,8 +114,9 @@ TEST(Chain, MpfrChainEqualsExactModelEmulator) {
           ASSERT_EQ(emu.trials[t].links[l].d_hash, mp.trials[t].links[l].d_hash)
               << name_of(f) << "/" << ch::name_of(init) << " trial " << t << " link " << l + 1;
       // Low initialisation: the first link is the exact product rounded once to fp32.
-      if (init == ch::Init::low)
+      if (init == ch::Init::low) {
         for (const auto& t : emu.trials) EXPECT_LE(t.links[0].rel_err_exact, std::ldexp(1.0, -24));
+      }
     }
   }
   // Same with the fp8 instruction (K = 32, four n-tiles) and power-of-two scaling, which is exact.
