@@ -17,22 +17,14 @@
 
 #include "tcnum/format.hpp"
 
+#include "test_support.hpp"
+
 using namespace tcnum;
+using tcnum::test::describe;
+using tcnum::test::hex;
 
 namespace {
 
-std::string hex(std::uint32_t v) {
-  std::ostringstream os;
-  os << "0x" << std::hex << v;
-  return os.str();
-}
-
-std::string describe(double x) {
-  std::ostringstream os;
-  os.precision(17);
-  os << x << " (" << std::hexfloat << x << ")";
-  return os.str();
-}
 
 bool same(double a, double b) {
   if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);

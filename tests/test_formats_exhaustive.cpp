@@ -17,6 +17,8 @@
 #include "test_support.hpp"
 
 using namespace tcnum;
+using tcnum::test::describe;
+using tcnum::test::hex;
 using tcnum::test::meaningful;
 using tcnum::test::meaningful_count;
 
@@ -34,18 +36,6 @@ constexpr Mode kModes[] = {{Rounding::nearest_even, false},
                            {Rounding::toward_zero, false},
                            {Rounding::toward_zero, true}};
 
-std::string hex(std::uint32_t v) {
-  std::ostringstream os;
-  os << "0x" << std::hex << v;
-  return os.str();
-}
-
-std::string describe(double x) {
-  std::ostringstream os;
-  os.precision(17);
-  os << x << " (" << std::hexfloat << x << ")";
-  return os.str();
-}
 
 const char* mode_name(const Mode& m) {
   if (m.rounding == Rounding::nearest_even) return m.satfinite ? "RNE satfinite" : "RNE";

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <map>
 #include <ostream>
+#include <sstream>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -13,6 +15,20 @@
 #include "tcnum/instruction.hpp"
 
 namespace tcnum::test {
+
+// Failure-message helpers: raw bits in hex, doubles exactly (decimal and hexfloat).
+inline std::string hex(std::uint32_t v) {
+  std::ostringstream os;
+  os << "0x" << std::hex << v;
+  return os.str();
+}
+
+inline std::string describe(double x) {
+  std::ostringstream os;
+  os.precision(17);
+  os << x << " (" << std::hexfloat << x << ")";
+  return os.str();
+}
 
 inline int field_shift(Format f) { return f == Format::tf32 ? 13 : 0; }
 inline std::uint32_t ones(int n) { return n >= 32 ? 0xffffffffu : (1u << n) - 1u; }
