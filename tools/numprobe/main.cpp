@@ -14,7 +14,7 @@ int main(int argc, char** argv) {
   CLI::App app{"numprobe: probe, replay and model NVIDIA tensor-core numerics (tcnum)"};
   app.footer(
       "Examples:\n"
-      "  numprobe replay corpora/h100/*.tcc.gz\n"
+      "  numprobe replay corpora/h100/*/*.tcc.gz\n"
       "  numprobe list --arch sm_90\n"
       "  numprobe record --instr all --dist all --cases 2000 --seed 1 --out h100.tcc.gz   (GPU)\n"
       "  numprobe check --cases 2000   (GPU: device vs emulator table)\n");
