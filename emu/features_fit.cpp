@@ -288,11 +288,19 @@ Model assemble_model(const std::string& name, int sm, const std::string& descrip
     }
     return std::nullopt;
   };
-  // 1. The catch-all rule: the candidate that covers the most instructions.
-  std::size_t best = 0, best_n = 0;
+  // 1. The catch-all rule: the candidate that covers the most (family, inputs) groups whole,
+  //    then the most instructions.
+  std::map<std::pair<int, int>, std::vector<std::size_t>> groups;
+  for (std::size_t i = 0; i < fits.size(); ++i)
+    groups[{static_cast<int>(fits[i].instruction.family), static_cast<int>(input_class(fits[i].instruction))}].push_back(i);
+  std::size_t best = 0;
+  std::pair<std::size_t, std::size_t> best_score{0, 0};
   for (std::size_t c = 0; c < cands.size(); ++c) {
-    const auto n = static_cast<std::size_t>(std::count(covers[c].begin(), covers[c].end(), 1));
-    if (n > best_n) best = c, best_n = n;
+    std::size_t whole = 0;
+    for (const auto& [key, members] : groups)
+      if (std::all_of(members.begin(), members.end(), [&](std::size_t i) { return covers[c][i] != 0; })) ++whole;
+    const std::pair<std::size_t, std::size_t> score{whole, static_cast<std::size_t>(std::count(covers[c].begin(), covers[c].end(), 1))};
+    if (score > best_score) best = c, best_score = score;
   }
   // 2. Rules for the instructions it does not cover: per input class if one candidate covers the
   //    whole class, else per (family, class), else per (family, class, D type).
@@ -312,6 +320,14 @@ Model assemble_model(const std::string& name, int sm, const std::string& descrip
     if (auto c = covering(cls_members)) {
       per_class.push_back(ModelRule{std::nullopt, cls, std::nullopt, cands[*c], source, false});
       handled.insert(cls_members.begin(), cls_members.end());
+      continue;
+    }
+    // One rule for the inputs and D type across families, when that covers them.
+    const auto cd_members =
+        members_where([&](const Instruction& x) { return input_class(x) == cls && x.d_type == in.d_type; });
+    if (auto c = covering(cd_members)) {
+      per_d.push_back(ModelRule{std::nullopt, cls, in.d_type, cands[*c], source, false});
+      handled.insert(cd_members.begin(), cd_members.end());
       continue;
     }
     const auto fam_members = members_where([&](const Instruction& x) { return input_class(x) == cls && x.family == in.family; });

@@ -1152,9 +1152,9 @@ void floor_probe(Ctx& ctx, FeatureReport& r) {
   const auto B0 = ctx.block(0);
   const int lo_true = spec(P.fa).emin() + spec(P.fb).emin();
   const int dsub = spec(P.fd).emin() - spec(P.fd).frac_bits;
-  const int e_lo = std::max(lo_true + 2, dsub + 2), e_hi = std::min({P.hi, lo_true + 150, P.d_emax() - 1});
+  const int e_lo = std::max(lo_true + 2, dsub), e_hi = std::min({P.hi, lo_true + 150, P.d_emax() - 1});
   std::vector<GeneratedCase> cs;
-  for (int e = e_lo; e <= e_hi; e += 3) {
+  for (int e = e_lo; e <= e_hi; e += e < e_lo + 12 ? 1 : 3) {  // every exponent near the bottom
     const Pair top = P.product_sig(1, 1, e);
     if (!top) continue;
     const int ulp_e = std::max(e - spec(P.fd).frac_bits, dsub);
@@ -1174,20 +1174,47 @@ void floor_probe(Ctx& ctx, FeatureReport& r) {
   const auto out = ctx.eval(cs);
   std::vector<std::optional<int>> cands = {std::nullopt};
   for (int f = lo_true; f <= e_hi; ++f) cands.push_back(f);
-  const auto pick = first_matching(ctx, cands, [](DatapathParams& p, const std::optional<int>& f) { p.align_exponent_floor = f; },
-                                   cs, out);
-  if (!pick) {
+  // Every floor that fits (they form a range when the probes cannot place it exactly).
+  std::vector<std::optional<int>> fits;
+  for (const auto& c : cands) {
+    const std::vector<std::optional<int>> one = {c};
+    if (first_matching(ctx, one, [](DatapathParams& p, const std::optional<int>& f) { p.align_exponent_floor = f; }, cs, out))
+      fits.push_back(c);
+    else if (!fits.empty())
+      break;
+  }
+  if (fits.empty()) {
     r.anomalies.push_back("tiny terms are truncated in a way no alignment-exponent floor explains");
     return;
   }
-  ctx.m.align_exponent_floor = *pick;
-  r.facts.push_back({"align_exponent_floor", *pick ? std::to_string(**pick) : std::string("none")});
-  if (*pick)
-    r.verdict += " The alignment exponent has a floor at 2^" + std::to_string(**pick) +
-                 ": when every term lies below it, terms are still truncated to 2^(" + std::to_string(**pick) + " - F), "
+  const std::optional<int> pick = fits.front();
+  ctx.m.align_exponent_floor = pick;
+  r.facts.push_back({"align_exponent_floor", pick ? std::to_string(*pick) : std::string("none")});
+  if (pick && fits.size() > 1 && fits.back())
+    r.facts.push_back({"align_exponent_floor_consistent", "[" + std::to_string(*pick) + ", " + std::to_string(*fits.back()) + "]"});
+  if (pick) {
+    r.verdict += " The alignment exponent has a floor at 2^" + std::to_string(*pick) +
+                 (fits.size() > 1 && fits.back() ? " (floors up to 2^" + std::to_string(*fits.back()) + " fit too)" : "") +
+                 ": when every term lies below it, terms are still truncated to 2^(" + std::to_string(*pick) + " - F), "
                  "so tiny sums lose bits that the largest term alone would keep.";
-  else
+    // The evidence: probes that a datapath without the floor (or the reference model) gets wrong.
+    DatapathParams none = ctx.params();
+    none.align_exponent_floor.reset();
+    const DatapathParams& ref = ctx.opt.reference ? *ctx.opt.reference : none;
+    int shown = 0;
+    for (std::size_t t = 0; t < cs.size() && shown < 6; ++t) {
+      if (mma_element(ref, ctx.in, cs[t].a, cs[t].b, cs[t].c) == out[t]) continue;
+      std::string label = "floor probe:";
+      for (int k = 0; k < ctx.in.k; ++k) {
+        const double v = to_double(P.fa, cs[t].a[k]) * to_double(P.fb, cs[t].b[k]);
+        if (v != 0) label += " " + pow2_text(v);
+      }
+      ctx.row(r, label, cs[t], out[t], ctx.opt.reference ? "the floor explains it" : "differs from no floor");
+      ++shown;
+    }
+  } else {
     r.verdict += " No floor under the alignment exponent down to 2^" + std::to_string(e_lo) + ".";
+  }
 }
 
 FeatureReport recipe_subnormal(Ctx& ctx) {
@@ -1303,7 +1330,7 @@ FeatureReport recipe_subnormal(Ctx& ctx) {
   }
   std::ostringstream v;
   v << "Subnormal inputs are " << (flush_ab ? "flushed to zero" : "kept (A and B)") << "; C: " << (c2 != "n/a" ? c2 : c1)
-    << ". Products below FP32's normal range: " << sp << (sp == "kept" ? " (gradual underflow into a subnormal result)" : "")
+    << ". Products below D's normal range: " << sp << (sp == "kept" ? " (gradual underflow into a subnormal result)" : "")
     << ". Products below the input format's normal range: " << bi << "." << extra;
   r.verdict = v.str();
   r.facts.push_back({"subnormal_a", a});

@@ -22,6 +22,7 @@ Backend make_backend(const std::string& backend, const std::string& arch, const 
     if (!model_file.empty()) {
       b.model = load_model_file(model_file);
       b.description = "emulator: model file " + model_file;
+      b.reference = builtin_model(b.sm);  // probe rows then show where the file and the built-in model differ
     } else {
       b.model = builtin_model(b.sm);
       b.description = "emulator: built-in sm_" + std::to_string(b.sm) + " model";
