@@ -92,6 +92,12 @@ Model hopper() {
   const std::string fp8_mma_src = "Luo et al., Table 14 (lowering to HMMA); ptxas 13.0 SASS; " + corpus;
   m.rules.push_back({Family::mma, InputClass::fp8, Format::fp16, fp8_mma_f16, fp8_mma_src, true});
   m.rules.push_back({Family::mma, InputClass::fp8, std::nullopt, fp8_mma, fp8_mma_src, true});
+  // f16 inputs with f16 D: terms below 2^(-21-25) are dropped (alignment floor -21), found by
+  // numprobe fit on the H100 (docs/numprobe.md §4.2; e.g. 2^-23 + 2^-47 + 2^-25 -> 0x0002).
+  DatapathParams f16_out = hopper_params(25, 16);
+  f16_out.align_exponent_floor = -21;
+  m.rules.push_back({std::nullopt, InputClass::f16, Format::fp16, f16_out,
+                     "numprobe fit on the H100 (docs/numprobe.md); " + corpus, true});
   m.rules.push_back({std::nullopt, std::nullopt, std::nullopt, hopper_params(25, 16),
                      std::string(kKM) + "; " + kMmaSim + "; " + corpus, true});
   return m;
