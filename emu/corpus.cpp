@@ -94,6 +94,7 @@ std::optional<CorpusCase> parse_case_line(const std::string& line, std::string& 
 
 struct CorpusReader::Impl {
   gzFile file = nullptr;
+  bool broken = false;  // a read error ends the file: report it once, then stop
 };
 
 CorpusReader::CorpusReader(const std::string& path) : impl_(std::make_unique<Impl>()) {
@@ -109,6 +110,7 @@ CorpusReader::~CorpusReader() {
 CorpusReader::Status CorpusReader::next(CorpusCase& out, std::string& why) {
   std::string line;
   char buf[4096];
+  if (impl_->broken) return Status::end;
   while (true) {
     line.clear();
     bool got = false;
@@ -122,7 +124,8 @@ CorpusReader::Status CorpusReader::next(CorpusCase& out, std::string& why) {
       const char* msg = gzerror(impl_->file, &err);
       if (err != Z_OK && err != Z_STREAM_END) {
         ++line_;
-        why = std::string("read error: ") + msg;
+        why = std::string("read error (truncated or corrupt file?): ") + msg;
+        impl_->broken = true;
         return Status::malformed;
       }
       return Status::end;

@@ -1,0 +1,100 @@
+// Corpus lines and files: parsing, errors that name the reason, gzip round trip, replay tally.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "tcnum/corpus.hpp"
+
+using namespace tcnum;
+
+namespace {
+
+const std::string kGood =
+    "sm_90 mma.m16n8k8.f32.f16.f16.f32 3c003c00000000000000000000000000 3c004000000000000000000000000000 "
+    "3f800000 40800000";
+
+std::string temp_path(const std::string& name) { return ::testing::TempDir() + "tcnum_" + name; }
+
+}  // namespace
+
+TEST(CorpusLine, ParsesTheDocumentedExample) {
+  std::string why;
+  const auto k = parse_case_line(kGood, why);
+  ASSERT_TRUE(k) << why;
+  EXPECT_EQ(k->sm, 90);
+  EXPECT_EQ(k->instruction.k, 8);
+  EXPECT_EQ(k->a[0], 0x3c00u);
+  EXPECT_EQ(k->b[1], 0x4000u);
+  EXPECT_EQ(k->c, 0x3f800000u);
+  EXPECT_EQ(k->d, 0x40800000u);
+  EXPECT_EQ(format_case_line(k->arch, k->instruction, k->a, k->b, k->c, k->d), kGood);
+}
+
+TEST(CorpusLine, MalformedLinesSayWhy) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"sm_90 mma.m16n8k8.f32.f16.f16.f32 3c00", "6 fields"},
+      {"sm_42 mma.m16n8k8.f32.f16.f16.f32 a b c d", "unknown architecture"},
+      {"sm_90 mma.m16n8k9.f32.f16.f16.f32 a b c d", "not available on sm_90"},
+      {"sm_70 wgmma.m64n8k16.f32.f16.f16 a b c d", "not available on sm_70"},
+      {kGood.substr(0, kGood.size() - 1), "D: expected 1 x 8 hex digits"},
+      {"sm_90 mma.m16n8k8.f32.f16.f16.f32 3C003c00000000000000000000000000 3c004000000000000000000000000000 "
+       "3f800000 40800000",
+       "not a lowercase hex digit"},
+      {"sm_90  mma.m16n8k8.f32.f16.f16.f32 3c003c00000000000000000000000000 3c004000000000000000000000000000 "
+       "3f800000 40800000",
+       "6 fields"},
+  };
+  for (const auto& [line, reason] : cases) {
+    std::string why;
+    EXPECT_FALSE(parse_case_line(line, why)) << line;
+    EXPECT_NE(why.find(reason), std::string::npos) << "line: " << line << "\nwhy: " << why;
+  }
+}
+
+TEST(CorpusFile, GzipRoundTripAndReplayTally) {
+  const std::string path = temp_path("roundtrip.tcc.gz");
+  {
+    CorpusWriter w(path);
+    w.comment("a comment\nof two lines");
+    w.write(kGood);
+    w.write("");
+    w.write("sm_90 bogus 1 2 3 4");
+    w.write(kGood.substr(0, kGood.size() - 1) + "1");  // a wrong D: a mismatch, not malformed
+  }
+  std::size_t malformed_line = 0, mismatch_line = 0;
+  const ReplayTally t = replay_file(path, nullptr, [&](const ReplayIssue& is) {
+    (is.malformed ? malformed_line : mismatch_line) = is.line;
+  });
+  EXPECT_EQ(t.passed, 1u);
+  EXPECT_EQ(t.failed, 2u);
+  EXPECT_EQ(malformed_line, 5u);  // two comment lines, the case, a blank line, then the bad one
+  EXPECT_EQ(mismatch_line, 6u);
+  std::remove(path.c_str());
+}
+
+TEST(CorpusFile, TruncatedGzipIsReportedOnceAndEnds) {
+  const std::string full = temp_path("full.tcc.gz"), cut = temp_path("cut.tcc.gz");
+  {
+    CorpusWriter w(full);
+    for (int i = 0; i < 2000; ++i) w.write(kGood);
+  }
+  std::ifstream in(full, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_GT(bytes.size(), 40u);
+  std::ofstream(cut, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size() / 2));
+  int read_errors = 0;
+  const ReplayTally t = replay_file(cut, nullptr, [&](const ReplayIssue& is) {
+    if (is.malformed && is.reason.find("read error") != std::string::npos) ++read_errors;
+  });
+  EXPECT_EQ(read_errors, 1);
+  EXPECT_GE(t.failed, 1u);
+  EXPECT_LT(t.passed, 2000u);
+  std::remove(full.c_str());
+  std::remove(cut.c_str());
+}
+
+TEST(CorpusFile, UnreadableFileThrows) {
+  EXPECT_THROW(CorpusReader("/nonexistent/tcnum.tcc"), std::runtime_error);
+}
