@@ -384,18 +384,6 @@ KernelFn pick_kernel(int n, bool rs) {
 // ---------------------------------------------------------------------------------------------
 // Host side.
 
-const char* type_name(Format f) {
-  switch (f) {
-    case Format::fp32: return "f32";
-    case Format::fp16: return "f16";
-    case Format::bf16: return "bf16";
-    case Format::tf32: return "tf32";
-    case Format::e4m3: return "e4m3";
-    case Format::e5m2: return "e5m2";
-  }
-  return "?";
-}
-
 int element_bytes(Format f) {
   switch (f) {
     case Format::fp16:
@@ -412,8 +400,8 @@ bool is_fp8(Format f) { return f == Format::e4m3 || f == Format::e5m2; }
 // The name from the fields (what runs), with the given name where that differs.
 std::string describe(const Instruction& in) {
   const std::string fields = "wgmma.m" + std::to_string(in.m) + "n" + std::to_string(in.n) + "k" +
-                             std::to_string(in.k) + "." + type_name(in.d_type) + "." + type_name(in.a_type) + "." +
-                             type_name(in.b_type);
+                             std::to_string(in.k) + "." + std::string(name_of(in.d_type)) + "." +
+                             std::string(name_of(in.a_type)) + "." + std::string(name_of(in.b_type));
   return in.name.empty() || in.name == fields ? fields : fields + " (named " + in.name + ")";
 }
 

@@ -1,10 +1,10 @@
-// Standalone layout test of the wgmma probe kernels (needs CUDA and probes/wgmma_kernels.cu only):
+// Standalone layout test of the wgmma probe kernels (needs CUDA, probes/wgmma_kernels.cu and emu/format.cpp):
 // small integers, whose products and sums are exact in every format, must come back as the exact
 // integer results in every element of D, for every type combination, every N and both A sources.
 //
 // Build (sm_90a only):
 //   nvcc -std=c++20 -O2 -gencode=arch=compute_90a,code=sm_90a -Iinclude -Iprobes \
-//        probes/wgmma_layout_test.cu probes/wgmma_kernels.cu -cudart static -o wgmma_layout_test
+//        probes/wgmma_layout_test.cu probes/wgmma_kernels.cu emu/format.cpp -cudart static -o wgmma_layout_test
 // Run: wgmma_layout_test [--quick] [--log FILE]     (--quick: N in {8,16,32,64,128,256} only)
 #include <chrono>
 #include <cmath>
@@ -28,17 +28,7 @@ using tcnum::device::detail::run_wgmma_tiles;
 
 namespace {
 
-const char* tname(Format f) {
-  switch (f) {
-    case Format::fp32: return "f32";
-    case Format::fp16: return "f16";
-    case Format::bf16: return "bf16";
-    case Format::tf32: return "tf32";
-    case Format::e4m3: return "e4m3";
-    case Format::e5m2: return "e5m2";
-  }
-  return "?";
-}
+std::string tname(Format f) { return std::string(tcnum::name_of(f)); }
 
 // Exact encoding of a small integer (throws if it is not exact).
 std::uint32_t encode_int(Format f, int v) {
