@@ -21,11 +21,11 @@
 #include <string>
 #include <vector>
 
-#include "tcnum/dot.hpp"
-#include "tcnum/format.hpp"
-#include "tcnum/gemm.hpp"
-#include "tcnum/instruction.hpp"
-#include "tcnum/model.hpp"
+#include "tcnum/core/dot.hpp"
+#include "tcnum/core/format.hpp"
+#include "tcnum/core/gemm.hpp"
+#include "tcnum/core/instruction.hpp"
+#include "tcnum/core/model.hpp"
 
 namespace {
 

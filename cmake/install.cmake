@@ -1,14 +1,35 @@
-# Installable package: find_package(tcnum) then target_link_libraries(... tcnum::tcnum).
+# Installable package: find_package(tcnum [COMPONENTS reference characterize eigen probes]) then
+# target_link_libraries(... tcnum::tcnum) (the core: zlib and the standard library only) and
+# tcnum::reference, tcnum::characterize, tcnum::eigen, tcnum::probes for the components asked for.
+# Each component is installed when it was built, with its own headers and export set.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
-install(TARGETS tcnum_core EXPORT tcnumTargets
-        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(DIRECTORY include/tcnum DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(EXPORT tcnumTargets NAMESPACE tcnum:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/tcnum)
-install(FILES cmake/FindMPFR.cmake cmake/FindGMP.cmake DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/tcnum)
+set(TCNUM_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/tcnum)
+
+# One component: its target, its export set, and its folder of public headers.
+function(tcnum_install_component component target headers)
+  if(NOT TARGET ${target})
+    return()
+  endif()
+  install(TARGETS ${target} EXPORT tcnum_${component}Targets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(EXPORT tcnum_${component}Targets NAMESPACE tcnum:: DESTINATION ${TCNUM_CMAKE_DIR})
+  install(DIRECTORY ${headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tcnum)
+endfunction()
+
+install(FILES include/tcnum/tcnum.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tcnum)
+tcnum_install_component(core tcnum_core include/tcnum/core)
+tcnum_install_component(eigen tcnum_eigen include/tcnum/interop)
+tcnum_install_component(reference tcnum_reference include/tcnum/reference)
+tcnum_install_component(characterize tcnum_characterize include/tcnum/characterize)
+tcnum_install_component(probes tcnum_probes probes/include/tcnum/probes)
+if(TARGET tcnum_reference)
+  install(FILES cmake/FindMPFR.cmake cmake/FindGMP.cmake DESTINATION ${TCNUM_CMAKE_DIR})
+endif()
+
 configure_package_config_file(cmake/tcnumConfig.cmake.in ${CMAKE_CURRENT_BINARY_DIR}/tcnumConfig.cmake
-                              INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/tcnum)
+                              INSTALL_DESTINATION ${TCNUM_CMAKE_DIR})
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/tcnumConfigVersion.cmake COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/tcnumConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/tcnumConfigVersion.cmake
-        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/tcnum)
+        DESTINATION ${TCNUM_CMAKE_DIR})

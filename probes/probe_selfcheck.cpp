@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "mma_sync_probe.hpp"
-#include "tcnum/device.hpp"
-#include "tcnum/instruction.hpp"
+#include "tcnum/probes/device.hpp"
+#include "tcnum/core/instruction.hpp"
 
 namespace {
 

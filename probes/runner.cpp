@@ -11,7 +11,7 @@
 
 #include "mma_sync_probe.hpp"
 #include "runner_internal.hpp"
-#include "tcnum/device.hpp"
+#include "tcnum/probes/device.hpp"
 
 // wgmma kernels live in wgmma_kernels.cu (its own author); CMake defines TCNUM_WGMMA_PROBES
 // only when that file is part of the library.

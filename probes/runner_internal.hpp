@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "tcnum/device.hpp"
-#include "tcnum/format.hpp"
-#include "tcnum/instruction.hpp"
+#include "tcnum/probes/device.hpp"
+#include "tcnum/core/format.hpp"
+#include "tcnum/core/instruction.hpp"
 
 namespace tcnum::device::detail {
 

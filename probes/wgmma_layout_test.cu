@@ -1,10 +1,10 @@
-// Standalone layout test of the wgmma probe kernels (needs CUDA, probes/wgmma_kernels.cu and emu/format.cpp):
+// Standalone layout test of the wgmma probe kernels (needs CUDA, probes/wgmma_kernels.cu and emu/core/format.cpp):
 // small integers, whose products and sums are exact in every format, must come back as the exact
 // integer results in every element of D, for every type combination, every N and both A sources.
 //
 // Build (sm_90a only):
 //   nvcc -std=c++20 -O2 -gencode=arch=compute_90a,code=sm_90a -Iinclude -Iprobes \
-//        probes/wgmma_layout_test.cu probes/wgmma_kernels.cu emu/format.cpp -cudart static -o wgmma_layout_test
+//        probes/wgmma_layout_test.cu probes/wgmma_kernels.cu emu/core/format.cpp -cudart static -o wgmma_layout_test
 // Run: wgmma_layout_test [--quick] [--log FILE]     (--quick: N in {8,16,32,64,128,256} only)
 #include <chrono>
 #include <cmath>

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "tcnum/device.hpp"
-#include "tcnum/instruction.hpp"
+#include "tcnum/probes/device.hpp"
+#include "tcnum/core/instruction.hpp"
 
 namespace tcnum::device::detail {
 

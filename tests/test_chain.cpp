@@ -1,12 +1,12 @@
-// The chain matrix-multiplication study (include/tcnum/chain.hpp): short fixed-seed runs whose
+// The chain matrix-multiplication study (include/tcnum/studies/chain.hpp): short fixed-seed runs whose
 // properties are checked, and the MPFR chain against the emulator with the exact model.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "tcnum/chain.hpp"
-#include "tcnum/format.hpp"
-#include "tcnum/model.hpp"
+#include "tcnum/studies/chain.hpp"
+#include "tcnum/core/format.hpp"
+#include "tcnum/core/model.hpp"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <string>
 
-#include "tcnum/corpus.hpp"
+#include "tcnum/core/corpus.hpp"
 
 using namespace tcnum;
 

@@ -15,7 +15,7 @@
 #include <sstream>
 #include <vector>
 
-#include "tcnum/format.hpp"
+#include "tcnum/core/format.hpp"
 
 #include "test_support.hpp"
 

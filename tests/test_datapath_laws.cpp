@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "tcnum/dot.hpp"
-#include "tcnum/generators.hpp"
-#include "tcnum/model.hpp"
-#include "tcnum/mpfr_reference.hpp"
+#include "tcnum/core/dot.hpp"
+#include "tcnum/reference/generators.hpp"
+#include "tcnum/core/model.hpp"
+#include "tcnum/reference/mpfr_reference.hpp"
 #include "test_support.hpp"
 
 using namespace tcnum;

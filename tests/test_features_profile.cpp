@@ -5,7 +5,7 @@
 // must show the conversion error of the inputs.
 #include <gtest/gtest.h>
 
-#include "tcnum/features.hpp"
+#include "tcnum/characterize/features.hpp"
 
 namespace {
 

@@ -8,9 +8,9 @@
 #include <sstream>
 #include <string>
 
-#include "tcnum/features.hpp"
-#include "tcnum/instruction.hpp"
-#include "tcnum/model.hpp"
+#include "tcnum/characterize/features.hpp"
+#include "tcnum/core/instruction.hpp"
+#include "tcnum/core/model.hpp"
 
 namespace {
 

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "tcnum/format.hpp"
-#include "tcnum/mpfr_reference.hpp"
+#include "tcnum/core/format.hpp"
+#include "tcnum/reference/mpfr_reference.hpp"
 #include "test_support.hpp"
 
 using namespace tcnum;

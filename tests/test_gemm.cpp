@@ -1,4 +1,4 @@
-// The GEMM oracle (tcnum/gemm.hpp) and its Eigen front (tcnum/eigen.hpp): laws that tie
+// The GEMM oracle (tcnum/core/gemm.hpp) and its Eigen front (tcnum/interop/eigen.hpp): laws that tie
 // gemm() to mma_element() and to itself, expectations derived by hand or from independent
 // arithmetic (native fp32 additions), never copied from gemm()'s own output.
 #include <gtest/gtest.h>
@@ -13,13 +13,13 @@
 #include <string>
 #include <vector>
 
-#include "tcnum/dot.hpp"
-#include "tcnum/eigen.hpp"
-#include "tcnum/format.hpp"
-#include "tcnum/gemm.hpp"
-#include "tcnum/instruction.hpp"
-#include "tcnum/model.hpp"
-#include "tcnum/types.hpp"
+#include "tcnum/core/dot.hpp"
+#include "tcnum/interop/eigen.hpp"
+#include "tcnum/core/format.hpp"
+#include "tcnum/core/gemm.hpp"
+#include "tcnum/core/instruction.hpp"
+#include "tcnum/core/model.hpp"
+#include "tcnum/core/types.hpp"
 
 namespace tcnum {
 namespace {

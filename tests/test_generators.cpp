@@ -1,5 +1,5 @@
 // Generators: reproducibility, validity of every pattern, and the property each
-// distribution promises in include/tcnum/generators.hpp.
+// distribution promises in include/tcnum/reference/generators.hpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "tcnum/format.hpp"
-#include "tcnum/generators.hpp"
-#include "tcnum/instruction.hpp"
-#include "tcnum/mpfr_reference.hpp"
+#include "tcnum/core/format.hpp"
+#include "tcnum/reference/generators.hpp"
+#include "tcnum/core/instruction.hpp"
+#include "tcnum/reference/mpfr_reference.hpp"
 #include "test_support.hpp"
 
 using namespace tcnum;

@@ -2,8 +2,8 @@
 // must compute the same function as the built-in sm_90 model on every sm_90 instruction.
 #include <gtest/gtest.h>
 
-#include "tcnum/features.hpp"
-#include "tcnum/model.hpp"
+#include "tcnum/characterize/features.hpp"
+#include "tcnum/core/model.hpp"
 
 TEST(H100Fit, EqualsTheBuiltInSm90Model) {
   const tcnum::Model fitted = tcnum::load_model_file(TCNUM_SOURCE_DIR "/docs/numprobe-h100-fit.json");

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "tcnum/mpfr_reference.hpp"
+#include "tcnum/reference/mpfr_reference.hpp"
 
 using namespace tcnum;
 

@@ -15,11 +15,11 @@
 #include <sstream>
 #include <string>
 
-#include "tcnum/dot.hpp"
-#include "tcnum/format.hpp"
-#include "tcnum/instruction.hpp"
-#include "tcnum/model.hpp"
-#include "tcnum/recipes.hpp"
+#include "tcnum/core/dot.hpp"
+#include "tcnum/core/format.hpp"
+#include "tcnum/core/instruction.hpp"
+#include "tcnum/core/model.hpp"
+#include "tcnum/characterize/recipes.hpp"
 
 namespace {
 

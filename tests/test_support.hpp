@@ -11,8 +11,8 @@
 #include <tuple>
 #include <vector>
 
-#include "tcnum/format.hpp"
-#include "tcnum/instruction.hpp"
+#include "tcnum/core/format.hpp"
+#include "tcnum/core/instruction.hpp"
 
 namespace tcnum::test {
 

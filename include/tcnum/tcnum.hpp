@@ -1,14 +1,15 @@
-// Umbrella header: tcnum's core public API. Left out, include them by name where needed:
-// tcnum/device.hpp (needs the CUDA build, TCNUM_HAVE_CUDA) and the study-specific headers.
+// Umbrella header: tcnum's core (target tcnum::tcnum) and nothing else, so a consumer needs
+// only zlib and the standard library. The other layers are included by name:
+//   tcnum/reference/*.hpp     exact MPFR reference and input generators (tcnum::reference)
+//   tcnum/characterize/*.hpp  feature tests, published recipes, fit, profile (tcnum::characterize)
+//   tcnum/interop/eigen.hpp   GEMM on Eigen matrices (tcnum::eigen)
+//   tcnum/probes/device.hpp   running instructions on a GPU (tcnum::probes, CUDA builds only)
 #pragma once
 
-#include "tcnum/format.hpp"
-#include "tcnum/types.hpp"
-#include "tcnum/instruction.hpp"
-#include "tcnum/model.hpp"
-#include "tcnum/dot.hpp"
-#include "tcnum/gemm.hpp"
-#include "tcnum/eigen.hpp"
-#include "tcnum/corpus.hpp"
-#include "tcnum/generators.hpp"
-#include "tcnum/mpfr_reference.hpp"  // includes <mpfr.h>
+#include "tcnum/core/format.hpp"
+#include "tcnum/core/types.hpp"
+#include "tcnum/core/instruction.hpp"
+#include "tcnum/core/model.hpp"
+#include "tcnum/core/dot.hpp"
+#include "tcnum/core/gemm.hpp"
+#include "tcnum/core/corpus.hpp"

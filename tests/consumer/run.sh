@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs tcnum into a temporary prefix, then builds and runs tests/consumer against it:
-# checks that find_package(tcnum) + tcnum::tcnum work for a downstream project.
+# checks that find_package(tcnum [COMPONENTS ...]) works for a downstream project, that the core
+# target brings neither MPFR, GMP nor Eigen onto the link line, and that asking for a component
+# that was not installed fails.
 # Usage: tests/consumer/run.sh [existing tcnum build dir]   (default: a fresh library-only build)
 # Exits non-zero on any failure.
 set -euo pipefail
@@ -8,19 +10,40 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/tcnum-consumer.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
-generator=()
-command -v ninja >/dev/null && generator=(-G Ninja)
+command -v ninja >/dev/null || { echo "consumer: needs ninja (ninja-build)" >&2; exit 2; }
 
 build="${1:-}"
 if [[ -z "$build" ]]; then
   build="$work/build"
-  cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DTCNUM_CUDA=OFF \
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTCNUM_CUDA=OFF \
     -DTCNUM_BUILD_TESTS=OFF -DTCNUM_BUILD_TOOLS=OFF -DTCNUM_BUILD_BENCHMARKS=OFF
-  cmake --build "$build" --target tcnum_core
+  cmake --build "$build" --target tcnum_core tcnum_reference tcnum_characterize
 fi
 cmake --install "$build" --prefix "$work/prefix"
 
-cmake -S "$here" -B "$work/consumer" "${generator[@]}" -DCMAKE_PREFIX_PATH="$work/prefix"
+cmake -S "$here" -B "$work/consumer" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix"
 cmake --build "$work/consumer"
 "$work/consumer/app"
+if [[ -x "$work/consumer/app_reference" ]]; then "$work/consumer/app_reference"; fi
+if [[ -x "$work/consumer/app_probes" ]]; then "$work/consumer/app_probes"; fi
+
+# The core's link line (shown in the log): tcnum and zlib, nothing of the optional layers.
+link=$(ninja -C "$work/consumer" -t commands app | tail -n 1)
+echo "consumer: app links: ${link#*-o app }"
+if grep -Eiq 'mpfr|gmp|eigen' <<<"$link"; then
+  echo "consumer: tcnum::tcnum's link line names an optional dependency: $link" >&2
+  exit 1
+fi
+
+# A component that is not there, asked for as REQUIRED, must fail the configure.
+mkdir -p "$work/missing"
+cat >"$work/missing/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.25)
+project(tcnum_missing LANGUAGES CXX)
+find_package(tcnum REQUIRED COMPONENTS no_such_component)
+CMAKE
+if cmake -S "$work/missing" -B "$work/missing/build" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null 2>&1; then
+  echo "consumer: find_package(tcnum COMPONENTS no_such_component) did not fail" >&2
+  exit 1
+fi
 echo "consumer: OK"

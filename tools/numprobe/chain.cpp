@@ -1,5 +1,5 @@
 // numprobe chain: the chain matrix-multiplication error study of Sun et al. (§8.2, Fig. 17),
-// on the emulator or on the GPU (include/tcnum/chain.hpp, docs/chain-study.md).
+// on the emulator or on the GPU (include/tcnum/studies/chain.hpp, docs/chain-study.md).
 #include <unistd.h>
 
 #include <chrono>
@@ -13,12 +13,12 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "tcnum/chain.hpp"
-#include "tcnum/corpus.hpp"
-#include "tcnum/format.hpp"
+#include "tcnum/studies/chain.hpp"
+#include "tcnum/core/corpus.hpp"
+#include "tcnum/core/format.hpp"
 
 #ifdef TCNUM_HAVE_CUDA
-#include "tcnum/device.hpp"
+#include "tcnum/probes/device.hpp"
 #endif
 
 namespace numprobe {

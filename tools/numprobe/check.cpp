@@ -7,8 +7,8 @@
 
 #include "commands.hpp"
 #include "device_session.hpp"
-#include "tcnum/corpus.hpp"
-#include "tcnum/dot.hpp"
+#include "tcnum/core/corpus.hpp"
+#include "tcnum/core/dot.hpp"
 
 namespace numprobe {
 namespace {

@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #ifdef TCNUM_HAVE_CUDA
-#include "tcnum/device.hpp"
+#include "tcnum/probes/device.hpp"
 #endif
 
 namespace numprobe {

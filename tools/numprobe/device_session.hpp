@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "tcnum/generators.hpp"
-#include "tcnum/instruction.hpp"
+#include "tcnum/reference/generators.hpp"
+#include "tcnum/core/instruction.hpp"
 
 namespace numprobe {
 

@@ -7,7 +7,7 @@
 
 #include "device_session.hpp"
 #ifdef TCNUM_HAVE_CUDA
-#include "tcnum/device.hpp"
+#include "tcnum/probes/device.hpp"
 #endif
 
 namespace numprobe {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "tcnum/features.hpp"
+#include "tcnum/characterize/features.hpp"
 
 namespace numprobe {
 

@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "tcnum/model.hpp"
+#include "tcnum/core/model.hpp"
 
 namespace numprobe {
 

@@ -21,11 +21,13 @@ int main(int argc, char** argv) {
   app.require_subcommand(0, 1);
   numprobe::register_replay(app);
   numprobe::register_list(app);
+#ifdef TCNUM_HAVE_MPFR  // the commands built on the reference, characterisation and study layers
   numprobe::register_chain(app);
   numprobe::register_record(app);
   numprobe::register_check(app);
   numprobe::register_discover(app);
   numprobe::register_fit(app);
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -4,9 +4,9 @@
 
 #include "commands.hpp"
 #include "device_session.hpp"
-#include "tcnum/corpus.hpp"
+#include "tcnum/core/corpus.hpp"
 #ifdef TCNUM_HAVE_CUDA
-#include "tcnum/device.hpp"
+#include "tcnum/probes/device.hpp"
 #endif
 
 namespace numprobe {

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "tcnum/corpus.hpp"
+#include "tcnum/core/corpus.hpp"
 
 namespace numprobe {
 namespace {

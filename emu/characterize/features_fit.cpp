@@ -1,0 +1,373 @@
+// numprobe fit: the feature recipes' measurements -> model parameters -> a model file.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "features_internal.hpp"
+#include "tcnum/core/dot.hpp"
+
+namespace tcnum::features {
+namespace {
+
+using detail::Ctx;
+
+std::string key_of(const Instruction& in) {
+  std::ostringstream os;
+  os << static_cast<int>(in.family) << '/' << in.m << '/' << in.k << '/' << name_of(in.d_type) << '/' << name_of(in.a_type) << '/'
+     << name_of(in.b_type) << '/' << name_of(in.c_type);
+  return os.str();
+}
+
+bool overflow_reachable(const Instruction& in) {
+  const double maxa = to_double(in.a_type, max_finite_bits(in.a_type, false));
+  const double maxb = to_double(in.b_type, max_finite_bits(in.b_type, false));
+  const double dmax = to_double(in.d_type, max_finite_bits(in.d_type, false));
+  const double dulp = std::ldexp(1.0, spec(in.d_type).emax() - spec(in.d_type).frac_bits);
+  return maxa * maxb * in.k > dmax || maxa * maxb >= dulp;
+}
+
+}  // namespace
+
+std::string params_text(const DatapathParams& p) {
+  std::ostringstream os;
+  os << "F=" << p.frac_bits << " Kb=" << p.block_size;
+  if (p.k_passes > 1) os << " passes=" << p.k_passes << "/" << p.pass_interleave;
+  os << " blocks " << name_of(p.block_format) << "/" << (p.block_rounding == Rounding::toward_zero ? "rz" : "rne");
+  if (p.block_result_frac_bits) os << " cut=" << p.block_result_frac_bits;
+  os << " out " << (p.output_rounding == Rounding::toward_zero ? "rz" : "rne") << (p.output_direct ? " direct" : " via-blocks");
+  os << " C " << (p.addend == AddendEntry::first_block ? "first" : p.addend == AddendEntry::last_block ? "last" : "ieee-add");
+  if (p.flush_subnormal_inputs) os << " flush";
+  if (!p.overflow_to_inf) os << " saturate";
+  if (!p.negative_zero_results) os << " no-neg-zero";
+  if (p.unpack_format) os << " unpack=" << name_of(*p.unpack_format);
+  if (p.align_exponent_floor) os << " floor=" << *p.align_exponent_floor;
+  return os.str();
+}
+
+DatapathParams effective_params(const DatapathParams& p, const Instruction& in) {
+  DatapathParams e = p;
+  const int K = in.k;
+  const DatapathParams d;  // defaults
+  // Passes: one pass has no interleave; a block never spans two passes.
+  if (e.k_passes <= 1) e.k_passes = 1, e.pass_interleave = 1;
+  const int pass_len = K % e.k_passes == 0 ? K / e.k_passes : K;
+  if (e.block_size <= 0 || e.block_size > pass_len) e.block_size = pass_len;
+  if (e.k_passes > 1 && e.pass_interleave * e.k_passes == K) {
+    // interleave K/passes: pass p is one contiguous run, i.e. one pass cut into the same blocks
+    e.k_passes = 1, e.pass_interleave = 1;
+  }
+  // C added as a last block that rounds to nearest into D's own format, with F well beyond D's
+  // precision: its truncation only ever drops bits far below half an ulp of the larger addend,
+  // so it is the same function as one IEEE addition rounded to nearest.
+  if (e.addend == AddendEntry::last_block && e.block_format == in.d_type && e.block_rounding == Rounding::nearest_even &&
+      e.block_result_frac_bits == 0 && spec(in.c_type).frac_bits <= spec(in.d_type).frac_bits &&
+      e.frac_bits >= spec(in.d_type).frac_bits + 3) {
+    e.addend = AddendEntry::ieee_add;
+    e.output_rounding = Rounding::nearest_even;
+  }
+  const bool c_in_blocks = e.addend != AddendEntry::ieee_add;
+  const bool single = e.block_size >= K && e.addend == AddendEntry::first_block;
+  // Blocks rounded into D's own (narrow) format: the last block's rounding is D's rounding.
+  if (in.d_type != d.block_format && e.block_format == in.d_type) {
+    if (c_in_blocks) e.output_rounding = d.output_rounding;
+    e.output_direct = d.output_direct;
+    if (single) {  // one block: the same function as one direct rounding from an f32-format datapath
+      e.output_rounding = e.block_rounding;
+      e.block_format = d.block_format;
+      e.block_rounding = d.block_rounding;
+    }
+  }
+  // Does every block sum fit the block result exactly (so that its rounding never acts)?
+  const int width = e.frac_bits + static_cast<int>(std::ceil(std::log2(4.0 * e.block_size + 2)));
+  if (e.block_result_frac_bits >= spec(e.block_format).frac_bits || width <= e.block_result_frac_bits + 1)
+    e.block_result_frac_bits = 0;  // the cut never acts
+  const int precision = e.block_result_frac_bits > 0 ? e.block_result_frac_bits : spec(e.block_format).frac_bits;
+  const int min_lsb = 2 * std::min(spec(in.a_type).emin() - spec(in.a_type).frac_bits,
+                                   spec(in.b_type).emin() - spec(in.b_type).frac_bits);
+  const int bf_min = spec(e.block_format).emin() - spec(e.block_format).frac_bits;
+  const bool fits = width <= precision + 1 && min_lsb >= bf_min && e.addend != AddendEntry::last_block;
+  if (in.d_type == e.block_format) {
+    if (c_in_blocks) e.output_rounding = d.output_rounding;
+    e.output_direct = d.output_direct;
+    if (fits) e.block_rounding = d.block_rounding;
+  } else {
+    if (fits) {
+      e.output_direct = d.output_direct;
+      e.block_rounding = d.block_rounding;
+    }
+    if (!c_in_blocks) e.output_direct = d.output_direct;  // the IEEE addition rounds into D itself
+    if (!e.output_direct && e.block_rounding == Rounding::toward_zero && e.output_rounding == Rounding::toward_zero)
+      e.output_direct = true;  // RZ then RZ is one RZ
+    if (single && e.output_direct) e.block_rounding = d.block_rounding;
+  }
+  // The block-result cut acts only on results stored in the block format.
+  const bool stored = !single || in.d_type == e.block_format || !e.output_direct;
+  if (!stored) e.block_result_frac_bits = d.block_result_frac_bits;
+  if (!overflow_reachable(in)) e.overflow_to_inf = d.overflow_to_inf;
+  // Unpacking A/B into a wider format changes only the nominal exponent of their subnormals,
+  // and that only matters when a truncation can reach the products' lowest bits.
+  if (e.unpack_format) {
+    bool acts = e.flush_subnormal_inputs;
+    const Format u = *e.unpack_format;
+    for (int side = 0; side < 2; ++side) {
+      const Format f = side ? in.b_type : in.a_type, o = side ? in.a_type : in.b_type;
+      if (spec(f).emin() <= spec(u).emin()) continue;  // its subnormals keep their nominal exponent
+      const int nominal_max = spec(f).emin() + spec(o).emax();
+      if (min_lsb < nominal_max - e.frac_bits) acts = true;
+    }
+    if (!acts) e.unpack_format.reset();
+  }
+  // A floor under the alignment exponent acts only when every term can lie below it.
+  if (e.align_exponent_floor) {
+    const int lowest_nominal = spec(in.a_type).emin() + spec(in.b_type).emin();
+    if (*e.align_exponent_floor <= lowest_nominal || min_lsb >= *e.align_exponent_floor - e.frac_bits)
+      e.align_exponent_floor.reset();
+  }
+  return e;
+}
+
+std::vector<std::string> compare_models(const Model& a, const Model& b, int sm) {
+  return compare_models(a, b, instructions_for(sm));
+}
+
+std::vector<std::string> compare_models(const Model& a, const Model& b, const std::vector<Instruction>& instrs) {
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (const Instruction& in : instrs) {
+    if (!seen.insert(key_of(in)).second) continue;
+    std::optional<DatapathParams> pa, pb;
+    try {
+      pa = effective_params(a.params_for(in), in);
+    } catch (const std::exception&) {
+    }
+    try {
+      pb = effective_params(b.params_for(in), in);
+    } catch (const std::exception&) {
+    }
+    if (!pa && !pb) continue;
+    if (!pa || !pb) {
+      out.push_back(in.name + ": only " + (pa ? a.name : b.name) + " has a rule");
+      continue;
+    }
+    if (!(*pa == *pb)) out.push_back(in.name + ": " + params_text(*pa) + "  vs  " + params_text(*pb));
+  }
+  return out;
+}
+
+std::vector<Instruction> fit_instructions(int sm) {
+  std::vector<Instruction> out;
+  std::set<std::string> seen;
+  for (const Instruction& in : instructions_for(sm)) {
+    if (in.family == Family::mma && in.m == 8 && sm != 70) continue;  // m8n8k4 is Volta's (CUDA cores elsewhere)
+    if (seen.insert(key_of(in)).second) out.push_back(in);
+  }
+  return out;
+}
+
+Instruction natural_instruction(Format dtype, int sm, Format acc) {
+  const auto all = instructions_for(sm);
+  const bool fp8 = dtype == Format::e4m3 || dtype == Format::e5m2;
+  std::vector<Instruction> cands;
+  for (const auto& in : all)
+    if (in.a_type == dtype && in.b_type == dtype && in.d_type == acc) cands.push_back(in);
+  auto family_rank = [&](const Instruction& in) {
+    if (fp8 && sm == 90) return in.family == Family::wgmma ? 0 : 1;     // mma fp8 runs as f16 HMMA on sm_90
+    if (fp8 && sm >= 100) return in.family == Family::tcgen05 ? 0 : 1;
+    return in.family == Family::mma ? 0 : 1;
+  };
+  auto volta_shape = [&](const Instruction& in) { return in.family == Family::mma && in.m == 8 && sm != 70 ? 1 : 0; };
+  std::stable_sort(cands.begin(), cands.end(), [&](const Instruction& x, const Instruction& y) {
+    if (family_rank(x) != family_rank(y)) return family_rank(x) < family_rank(y);
+    if (volta_shape(x) != volta_shape(y)) return volta_shape(x) < volta_shape(y);
+    if (x.k != y.k) return x.k > y.k;
+    if (x.m != y.m) return x.m < y.m;
+    return x.n < y.n;
+  });
+  if (!cands.empty()) return cands.front();
+  std::ostringstream os;
+  os << "sm_" << sm << " has no tensor-core instruction with " << name_of(dtype) << " inputs and " << name_of(acc)
+     << " accumulation";
+  std::set<std::string> accs;
+  for (const auto& in : all)
+    if (in.a_type == dtype) accs.insert(std::string(name_of(in.d_type)));
+  if (accs.empty()) {
+    std::set<std::string> types;
+    for (const auto& in : all) types.insert(std::string(name_of(in.a_type)));
+    os << "; input types there:";
+    for (const auto& t : types) os << ' ' << t;
+    if (fp8) os << " (fp8 needs sm_89 or later)";
+    if (dtype == Format::bf16 || dtype == Format::tf32) os << " (" << name_of(dtype) << " needs sm_80 or later)";
+  } else {
+    os << "; " << name_of(dtype) << " accumulates in:";
+    for (const auto& t : accs) os << ' ' << t;
+  }
+  throw std::invalid_argument(os.str());
+}
+
+InstructionFit fit_instruction(const Instruction& in, const BatchFn& box, const FitOptions& opt) {
+  Ctx ctx(in, box, opt.features);
+  InstructionFit f;
+  f.instruction = in;
+  for (const auto& n : feature_names()) detail::ensure(ctx, n);
+  for (const auto& n : feature_names())
+    if (const FeatureReport* r = ctx.find(n)) f.reports.push_back(*r);
+  f.measured = ctx.m;
+  f.params = ctx.params();
+  const Measurement& m = f.measured;
+  if (!m.frac_bits) f.issues.push_back("F was not measured");
+  else if (m.frac_bits_at_least) f.issues.push_back("F is only a lower bound (" + std::to_string(*m.frac_bits) + ")");
+  if (!m.block_size) f.issues.push_back("the block size was not measured");
+  if (!m.addend) f.issues.push_back("where C enters was not measured");
+  for (const auto& r : f.reports)
+    for (const auto& a : r.anomalies) f.issues.push_back(r.feature + ": " + a);
+
+  // Verification: every probe so far plus fresh random cases, black box vs fitted params.
+  std::vector<GeneratedCase> rnd;
+  std::uint64_t s = opt.seed;
+  for (const auto& dist : distribution_names()) {
+    auto g = generate(in, dist, opt.random_cases, s++ * 7919 + 17);
+    rnd.insert(rnd.end(), g.begin(), g.end());
+  }
+  const auto rout = ctx.eval(rnd);
+  (void)rout;
+  std::size_t bad = 0;
+  for (std::size_t t = 0; t < ctx.all_cases.size(); ++t) {
+    const auto& g = ctx.all_cases[t];
+    if (mma_element(f.params, in, g.a, g.b, g.c) == ctx.all_outputs[t]) continue;
+    if (++bad <= 3) {
+      std::ostringstream os;
+      os << "fitted params disagree with the black box on case " << t << " (got 0x" << std::hex << ctx.all_outputs[t]
+         << ", fitted 0x" << mma_element(f.params, in, g.a, g.b, g.c) << ")";
+      f.issues.push_back(os.str());
+    }
+  }
+  f.verify_total = ctx.all_cases.size();
+  f.verified = f.verify_total - bad;
+  f.cases = std::move(ctx.all_cases);
+  f.outputs = std::move(ctx.all_outputs);
+  return f;
+}
+
+Model assemble_model(const std::string& name, int sm, const std::string& description,
+                     const std::vector<InstructionFit>& fits, const std::string& source) {
+  if (fits.empty()) throw std::invalid_argument("fit: no instruction was fitted");
+  // Candidate parameter sets: every instruction's own fit. A candidate covers an instruction
+  // when it reproduces everything the black box answered for it (probes and random cases).
+  std::vector<DatapathParams> cands;
+  for (const auto& f : fits)
+    if (std::find(cands.begin(), cands.end(), f.params) == cands.end()) cands.push_back(f.params);
+  // A rule claims no block larger than its input class showed: Kb beyond every K of a class
+  // is unobservable, so a class whose instructions all have K <= Kb keeps its own measured value.
+  std::map<int, int> kb_cap;
+  for (const auto& f : fits) {
+    int& cap = kb_cap[static_cast<int>(input_class(f.instruction))];
+    cap = std::max(cap, f.measured.block_size.value_or(f.instruction.k));
+  }
+  std::vector<std::vector<char>> covers(cands.size(), std::vector<char>(fits.size(), 0));
+  for (std::size_t c = 0; c < cands.size(); ++c)
+    for (std::size_t i = 0; i < fits.size(); ++i) {
+      const auto& f = fits[i];
+      const int kb = cands[c].block_size <= 0 ? 1 << 30 : cands[c].block_size;
+      bool ok = kb <= kb_cap[static_cast<int>(input_class(f.instruction))];
+      try {
+        for (std::size_t t = 0; t < f.cases.size() && ok; ++t)
+          ok = mma_element(cands[c], f.instruction, f.cases[t].a, f.cases[t].b, f.cases[t].c) == f.outputs[t];
+      } catch (const std::invalid_argument&) {
+        ok = false;  // e.g. passes that do not divide this instruction's K
+      }
+      covers[c][i] = ok;
+    }
+  auto covering = [&](const std::vector<std::size_t>& members) -> std::optional<std::size_t> {
+    for (std::size_t c = 0; c < cands.size(); ++c) {
+      bool all = true;
+      for (auto i : members) all = all && covers[c][i];
+      if (all) return c;
+    }
+    return std::nullopt;
+  };
+  // 1. The catch-all rule: the candidate that covers the most (family, inputs) groups whole,
+  //    then the most instructions.
+  std::map<std::pair<int, int>, std::vector<std::size_t>> groups;
+  for (std::size_t i = 0; i < fits.size(); ++i)
+    groups[{static_cast<int>(fits[i].instruction.family), static_cast<int>(input_class(fits[i].instruction))}].push_back(i);
+  std::size_t best = 0;
+  std::pair<std::size_t, std::size_t> best_score{0, 0};
+  for (std::size_t c = 0; c < cands.size(); ++c) {
+    std::size_t whole = 0;
+    for (const auto& [key, members] : groups)
+      if (std::all_of(members.begin(), members.end(), [&](std::size_t i) { return covers[c][i] != 0; })) ++whole;
+    const std::pair<std::size_t, std::size_t> score{whole, static_cast<std::size_t>(std::count(covers[c].begin(), covers[c].end(), 1))};
+    if (score > best_score) best = c, best_score = score;
+  }
+  // 2. Rules for the instructions it does not cover: per input class if one candidate covers the
+  //    whole class, else per (family, class), else per (family, class, D type).
+  std::vector<ModelRule> per_d, per_family, per_class;
+  std::set<std::size_t> handled;
+  auto members_where = [&](auto pred) {
+    std::vector<std::size_t> v;
+    for (std::size_t i = 0; i < fits.size(); ++i)
+      if (pred(fits[i].instruction)) v.push_back(i);
+    return v;
+  };
+  for (std::size_t i = 0; i < fits.size(); ++i) {
+    if (covers[best][i] || handled.count(i)) continue;
+    const Instruction& in = fits[i].instruction;
+    const InputClass cls = input_class(in);
+    const auto cls_members = members_where([&](const Instruction& x) { return input_class(x) == cls; });
+    if (auto c = covering(cls_members)) {
+      per_class.push_back(ModelRule{std::nullopt, cls, std::nullopt, cands[*c], source, false});
+      handled.insert(cls_members.begin(), cls_members.end());
+      continue;
+    }
+    // One rule for the inputs and D type across families, when that covers them.
+    const auto cd_members =
+        members_where([&](const Instruction& x) { return input_class(x) == cls && x.d_type == in.d_type; });
+    if (auto c = covering(cd_members)) {
+      per_d.push_back(ModelRule{std::nullopt, cls, in.d_type, cands[*c], source, false});
+      handled.insert(cd_members.begin(), cd_members.end());
+      continue;
+    }
+    const auto fam_members = members_where([&](const Instruction& x) { return input_class(x) == cls && x.family == in.family; });
+    if (auto c = covering(fam_members)) {
+      per_family.push_back(ModelRule{in.family, cls, std::nullopt, cands[*c], source, false});
+      handled.insert(fam_members.begin(), fam_members.end());
+      continue;
+    }
+    // Split by D type: the largest D group (f32 on a tie) keeps a (family, inputs) rule, the
+    // others get rules of their own, placed before it.
+    std::map<int, std::vector<std::size_t>> by_d;
+    for (auto i2 : fam_members) by_d[static_cast<int>(fits[i2].instruction.d_type)].push_back(i2);
+    std::optional<int> general;
+    for (const auto& [d, members] : by_d)
+      if (!general || members.size() > by_d[*general].size()) general = d;
+    for (const auto& [d, members] : by_d) {
+      auto c = covering(members);
+      std::string src = source;
+      DatapathParams params;
+      if (c) params = cands[*c];
+      else {  // nothing reproduces all of them: keep the first member's own fit (its report says what failed)
+        params = fits[members.front()].params;
+        src += "; NOT reproducing every case of " + fits[members.front()].instruction.name;
+      }
+      const bool default_covers = std::all_of(members.begin(), members.end(), [&](std::size_t x) { return covers[best][x]; });
+      if (d == *general) {
+        if (!default_covers) per_family.push_back(ModelRule{in.family, cls, std::nullopt, params, src, false});
+      }
+      else per_d.push_back(ModelRule{in.family, cls, static_cast<Format>(d), params, src, false});
+      handled.insert(members.begin(), members.end());
+    }
+  }
+  Model m;
+  m.name = name;
+  m.sm = sm;
+  m.description = description;
+  for (auto* v : {&per_d, &per_family, &per_class})
+    for (auto& r : *v) m.rules.push_back(r);
+  m.rules.push_back(ModelRule{std::nullopt, std::nullopt, std::nullopt, cands[best], source, false});
+  return m;
+}
+
+}  // namespace tcnum::features

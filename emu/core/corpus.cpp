@@ -1,0 +1,213 @@
+// Corpus lines: parse, format, read (plain or gzip), write, replay.
+#include "tcnum/core/corpus.hpp"
+
+#include <zlib.h>
+
+#include <cstdio>
+#include <sstream>
+#include <stdexcept>
+
+#include "tcnum/core/dot.hpp"
+
+namespace tcnum {
+namespace {
+
+bool parse_hex_run(const std::string& field, Format f, int count, std::vector<std::uint32_t>& out,
+                   std::string& why, const char* what) {
+  const int width = spec(f).hex_digits;
+  if (static_cast<int>(field.size()) != width * count) {
+    why = std::string(what) + ": expected " + std::to_string(count) + " x " + std::to_string(width) +
+          " hex digits for " + std::string(name_of(f)) + ", got " + std::to_string(field.size()) + " characters";
+    return false;
+  }
+  out.clear();
+  for (int i = 0; i < count; ++i) {
+    std::uint32_t v = 0;
+    for (int j = 0; j < width; ++j) {
+      const char ch = field[i * width + j];
+      int digit;
+      if (ch >= '0' && ch <= '9') digit = ch - '0';
+      else if (ch >= 'a' && ch <= 'f') digit = ch - 'a' + 10;
+      else {
+        why = std::string(what) + ": '" + ch + "' is not a lowercase hex digit";
+        return false;
+      }
+      v = (v << 4) | static_cast<std::uint32_t>(digit);
+    }
+    out.push_back(v);
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string hex_field(Format f, std::uint32_t bits) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%0*x", spec(f).hex_digits, bits & storage_mask(f));
+  return buf;
+}
+
+std::string format_case_line(const std::string& arch, const Instruction& in, const std::vector<std::uint32_t>& a,
+                             const std::vector<std::uint32_t>& b, std::uint32_t c, std::uint32_t d) {
+  std::string s = arch + " " + in.name + " ";
+  for (auto v : a) s += hex_field(in.a_type, v);
+  s += ' ';
+  for (auto v : b) s += hex_field(in.b_type, v);
+  s += ' ' + hex_field(in.c_type, c) + ' ' + hex_field(in.d_type, d);
+  return s;
+}
+
+std::optional<CorpusCase> parse_case_line(const std::string& line, std::string& why) {
+  std::vector<std::string> fields;
+  std::size_t start = 0;
+  while (true) {
+    const auto sp = line.find(' ', start);
+    fields.push_back(line.substr(start, sp == std::string::npos ? std::string::npos : sp - start));
+    if (sp == std::string::npos) break;
+    start = sp + 1;
+  }
+  if (fields.size() != 6) {
+    why = "expected 6 fields separated by single spaces (arch instruction A B C D), got " +
+          std::to_string(fields.size());
+    return std::nullopt;
+  }
+  CorpusCase k;
+  k.arch = fields[0];
+  try {
+    k.sm = parse_arch(fields[0]);
+    k.instruction = find_instruction(fields[1], k.sm);
+  } catch (const std::invalid_argument& e) {
+    why = e.what();
+    if (auto nl = why.find('\n'); nl != std::string::npos) why = why.substr(0, nl) + " (see numprobe list)";
+    return std::nullopt;
+  }
+  const Instruction& in = k.instruction;
+  std::vector<std::uint32_t> c, d;
+  if (!parse_hex_run(fields[2], in.a_type, in.k, k.a, why, "A") ||
+      !parse_hex_run(fields[3], in.b_type, in.k, k.b, why, "B") ||
+      !parse_hex_run(fields[4], in.c_type, 1, c, why, "C") || !parse_hex_run(fields[5], in.d_type, 1, d, why, "D"))
+    return std::nullopt;
+  k.c = c[0];
+  k.d = d[0];
+  return k;
+}
+
+struct CorpusReader::Impl {
+  gzFile file = nullptr;
+  bool broken = false;  // a read error ends the file: report it once, then stop
+};
+
+CorpusReader::CorpusReader(const std::string& path) : impl_(std::make_unique<Impl>()) {
+  impl_->file = gzopen(path.c_str(), "rb");
+  if (!impl_->file) throw std::runtime_error("cannot open corpus file '" + path + "'");
+  gzbuffer(impl_->file, 1 << 17);
+}
+
+CorpusReader::~CorpusReader() {
+  if (impl_->file) gzclose(impl_->file);
+}
+
+CorpusReader::Status CorpusReader::next(CorpusCase& out, std::string& why) {
+  std::string line;
+  char buf[4096];
+  if (impl_->broken) return Status::end;
+  while (true) {
+    line.clear();
+    bool got = false;
+    while (gzgets(impl_->file, buf, sizeof buf)) {
+      got = true;
+      line += buf;
+      if (!line.empty() && line.back() == '\n') break;
+    }
+    if (!got) {
+      int err = 0;
+      const char* msg = gzerror(impl_->file, &err);
+      if (err != Z_OK && err != Z_STREAM_END) {
+        ++line_;
+        why = std::string("read error (truncated or corrupt file?): ") + msg;
+        impl_->broken = true;
+        return Status::malformed;
+      }
+      return Status::end;
+    }
+    ++line_;
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    if (auto k = parse_case_line(line, why)) {
+      out = std::move(*k);
+      return Status::case_read;
+    }
+    return Status::malformed;
+  }
+}
+
+struct CorpusWriter::Impl {
+  gzFile gz = nullptr;
+  std::FILE* plain = nullptr;
+  std::string path;
+};
+
+CorpusWriter::CorpusWriter(const std::string& path, bool append) : impl_(std::make_unique<Impl>()) {
+  impl_->path = path;
+  const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+  if (gz) impl_->gz = gzopen(path.c_str(), append ? "ab9" : "wb9");
+  else impl_->plain = std::fopen(path.c_str(), append ? "a" : "w");
+  if (!impl_->gz && !impl_->plain) throw std::runtime_error("cannot write corpus file '" + path + "'");
+}
+
+CorpusWriter::~CorpusWriter() {
+  if (impl_->gz) gzclose(impl_->gz);
+  if (impl_->plain) std::fclose(impl_->plain);
+}
+
+void CorpusWriter::write(const std::string& line) {
+  const std::string s = line + "\n";
+  const bool ok = impl_->gz ? gzwrite(impl_->gz, s.data(), static_cast<unsigned>(s.size())) == static_cast<int>(s.size())
+                            : std::fwrite(s.data(), 1, s.size(), impl_->plain) == s.size();
+  if (!ok) throw std::runtime_error("write failed on '" + impl_->path + "'");
+}
+
+void CorpusWriter::comment(const std::string& text) {
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) write("# " + l);
+}
+
+void CorpusWriter::flush() {
+  if (impl_->gz) gzflush(impl_->gz, Z_SYNC_FLUSH);
+  if (impl_->plain) std::fflush(impl_->plain);
+}
+
+ReplayTally replay_file(const std::string& path, const Model* override_model,
+                        const std::function<void(const ReplayIssue&)>& on_issue) {
+  ReplayTally t;
+  CorpusReader reader(path);
+  CorpusCase k;
+  std::string why;
+  while (true) {
+    const auto st = reader.next(k, why);
+    if (st == CorpusReader::Status::end) break;
+    if (st == CorpusReader::Status::malformed) {
+      ++t.failed;
+      on_issue(ReplayIssue{path, reader.line_number(), true, why, std::nullopt, 0});
+      continue;
+    }
+    const Model& model = override_model ? *override_model : builtin_model(k.sm);
+    std::uint32_t got;
+    try {
+      got = mma_element(model, k.instruction, k.a, k.b, k.c);
+    } catch (const std::invalid_argument& e) {
+      ++t.failed;
+      on_issue(ReplayIssue{path, reader.line_number(), true, e.what(), std::move(k), 0});
+      continue;
+    }
+    if (got == k.d) {
+      ++t.passed;
+    } else {
+      ++t.failed;
+      on_issue(ReplayIssue{path, reader.line_number(), false, "", k, got});
+    }
+  }
+  return t;
+}
+
+}  // namespace tcnum

@@ -1,0 +1,239 @@
+// The one datapath: d = c + sum_k a_k*b_k, block by block, as the model describes.
+#include <algorithm>
+#include <optional>
+#include <stdexcept>
+#include <vector>
+
+#include "accumulator.hpp"
+#include "tcnum/core/dot.hpp"
+
+namespace tcnum {
+namespace {
+
+// An exact nonzero term ±sig·2^lsb; `nominal` is the exponent the aligner sees:
+// the hidden-bit position (products: the sum of the factors', not renormalised).
+struct Term {
+  bool negative;
+  std::uint64_t sig;
+  int lsb;
+  int nominal;
+};
+
+// What one block's inputs hold besides finite terms.
+struct Specials {
+  bool nan = false, pos_inf = false, neg_inf = false;
+  bool all_zeros_negative = true;  // sign of an all-zero sum, IEEE style
+  void add_inf(bool negative) { (negative ? neg_inf : pos_inf) = true; }
+};
+
+Decoded decode_operand(Format f, std::uint32_t bits, bool flush) {
+  Decoded d = decode(f, bits);
+  if (flush && d.kind == Decoded::Kind::finite && d.exponent + spec(f).frac_bits == spec(f).emin() &&
+      (d.significand >> spec(f).frac_bits) == 0)
+    d = Decoded{Decoded::Kind::zero, d.sign, 0, 0};
+  return d;
+}
+
+int nominal_of(const Decoded& d, Format f) { return d.exponent + spec(f).frac_bits; }
+
+// Adds a decoded addend (C or the previous block's result) to a block's inputs.
+void add_value(const Decoded& v, Format f, std::vector<Term>& terms, Specials& sp) {
+  switch (v.kind) {
+    case Decoded::Kind::nan: sp.nan = true; return;
+    case Decoded::Kind::inf: sp.add_inf(v.sign); return;
+    case Decoded::Kind::zero: sp.all_zeros_negative &= v.sign; return;
+    case Decoded::Kind::finite:
+      terms.push_back({v.sign, v.significand, v.exponent, nominal_of(v, f)});
+      sp.all_zeros_negative = false;
+  }
+}
+
+void add_product(const Decoded& a, Format fa, const Decoded& b, Format fb, std::vector<Term>& terms,
+                 Specials& sp) {
+  const bool negative = a.sign != b.sign;
+  if (a.is_nan() || b.is_nan()) return void(sp.nan = true);
+  if (a.is_inf() || b.is_inf()) {
+    if (a.is_zero() || b.is_zero()) return void(sp.nan = true);  // Inf * 0
+    return sp.add_inf(negative);
+  }
+  if (a.is_zero() || b.is_zero()) return void(sp.all_zeros_negative &= negative);
+  terms.push_back({negative, a.significand * b.significand, a.exponent + b.exponent,
+                   nominal_of(a, fa) + nominal_of(b, fb)});
+  sp.all_zeros_negative = false;
+}
+
+// Aligns every term to the largest nominal exponent, truncates each to F fraction bits
+// below it, and sums exactly: the result is sum·2^quantum.
+template <class Acc>
+detail::Magnitude align_and_sum(const std::vector<Term>& terms, int frac_bits, std::optional<int> floor) {
+  int emax = terms.front().nominal;
+  for (const Term& t : terms) emax = std::max(emax, t.nominal);
+  if (floor) emax = std::max(emax, *floor);
+  const int quantum = emax - frac_bits;
+  Acc acc;
+  for (const Term& t : terms) {
+    if (t.lsb >= quantum) {
+      acc.add(t.sig, t.lsb - quantum, t.negative);
+    } else {
+      const int drop = quantum - t.lsb;
+      acc.add(drop >= 64 ? 0 : t.sig >> drop, 0, t.negative);  // truncation toward zero
+    }
+  }
+  detail::Magnitude m = acc.magnitude();
+  m.shift += quantum;
+  return m;
+}
+
+// Rounds an exact magnitude into f, with the model's overflow rule.
+std::uint32_t round_into(Format f, const detail::Magnitude& m, Rounding mode, bool overflow_to_inf) {
+  if (m.bits != 0 && overflow_to_inf) {
+    const int lead = m.shift + detail::bit_length_u128(m.bits) - 1;
+    if (lead > spec(f).emax()) return infinity_bits(f, m.negative);
+  }
+  return round_pack(f, m.negative, m.bits, m.shift, m.sticky, mode, !overflow_to_inf);
+}
+
+// Keeps `precision` significant bits of m (rounded by `mode`), as a narrower internal
+// register would; the sticky part is folded in first.
+detail::Magnitude cut_precision(detail::Magnitude m, int precision, Rounding mode) {
+  const int len = detail::bit_length_u128(m.bits);
+  if (len <= precision) return m;
+  const int drop = len - precision;
+  const unsigned __int128 low = m.bits & ((static_cast<unsigned __int128>(1) << drop) - 1);
+  const unsigned __int128 half = static_cast<unsigned __int128>(1) << (drop - 1);
+  unsigned __int128 kept = m.bits >> drop;
+  if (mode == Rounding::nearest_even &&
+      (low > half || (low == half && (m.sticky || (kept & 1)))))
+    ++kept;
+  return {m.negative, kept, m.shift + drop, false};
+}
+
+std::uint32_t positive_zero_unless(std::uint32_t bits, Format f, bool negative_zero_results) {
+  if (!negative_zero_results && bits == zero_bits(f, true)) return zero_bits(f, false);
+  return bits;
+}
+
+struct BlockOut {
+  bool nan = false;
+  std::uint32_t bits = 0;
+};
+
+// One block: its terms and specials -> rounded into `f` (or NaN).
+BlockOut finish_block(const std::vector<Term>& terms, const Specials& sp, const DatapathParams& p, Format f,
+                      Rounding mode) {
+  if (sp.nan || (sp.pos_inf && sp.neg_inf)) return {true, 0};
+  if (sp.pos_inf || sp.neg_inf) return {false, infinity_bits(f, sp.neg_inf)};
+  if (terms.empty()) return {false, zero_bits(f, sp.all_zeros_negative && p.negative_zero_results)};
+  detail::Magnitude m = p.frac_bits <= detail::NarrowAccumulator::kMaxShift
+                            ? align_and_sum<detail::NarrowAccumulator>(terms, p.frac_bits, p.align_exponent_floor)
+                            : align_and_sum<detail::WideAccumulator>(terms, p.frac_bits, p.align_exponent_floor);
+  if (m.bits == 0 && !m.sticky) return {false, zero_bits(f, false)};  // exact cancellation: +0
+  // The narrower internal register holds block results, not the final rounding into D.
+  if (p.block_result_frac_bits > 0 && f == p.block_format) m = cut_precision(m, p.block_result_frac_bits + 1, mode);
+  return {false, positive_zero_unless(round_into(f, m, mode, p.overflow_to_inf), f, p.negative_zero_results)};
+}
+
+// One exact IEEE addition x + y rounded into f (FADD / HADD2 after the product chain).
+BlockOut ieee_add(const Decoded& x, Format fx, const Decoded& y, Format fy, const DatapathParams& p, Format f) {
+  std::vector<Term> terms;
+  Specials sp;
+  add_value(x, fx, terms, sp);
+  add_value(y, fy, terms, sp);
+  DatapathParams exact = p;
+  exact.frac_bits = detail::WideAccumulator::kMaxShift;  // both fp32 terms kept whole
+  exact.align_exponent_floor.reset();
+  exact.block_result_frac_bits = 0;
+  return finish_block(terms, sp, exact, f, p.output_rounding);
+}
+
+}  // namespace
+
+std::uint32_t mma_element(const DatapathParams& p, const Instruction& in, std::span<const std::uint32_t> a,
+                          std::span<const std::uint32_t> b, std::uint32_t c) {
+  const int k = in.k;
+  if (static_cast<int>(a.size()) != k || static_cast<int>(b.size()) != k)
+    throw std::invalid_argument(in.name + ": expected " + std::to_string(k) + " elements of A and of B");
+  if (p.frac_bits < 0 || p.frac_bits > detail::WideAccumulator::kMaxShift)
+    throw std::invalid_argument("model frac_bits out of range");
+  if (p.k_passes < 1 || p.pass_interleave < 1 || k % (p.k_passes * p.pass_interleave) != 0)
+    throw std::invalid_argument(in.name + ": K is not a multiple of k_passes * pass_interleave");
+  const int pass_len = k / p.k_passes;
+  const int block = p.block_size <= 0 ? pass_len : std::min(p.block_size, pass_len);
+  if (pass_len % block != 0) throw std::invalid_argument(in.name + ": a block would straddle two passes");
+  const Format d_type = in.d_type;
+  const std::uint32_t nan_out = canonical_nan(d_type);
+
+  // Product order: pass by pass (one pass: 0..K-1); consecutive blocks of `block` in it.
+  thread_local std::vector<int> order;
+  order.clear();
+  for (int pass = 0; pass < p.k_passes; ++pass)
+    for (int i = 0; i < k; ++i)
+      if ((i / p.pass_interleave) % p.k_passes == pass) order.push_back(i);
+  const Format fa = p.unpack_format.value_or(in.a_type), fb = p.unpack_format.value_or(in.b_type);
+  auto operand = [&](Format f, Format to, std::uint32_t bits) {
+    if (f != to) bits = encode(to, to_double(f, bits));  // exact: fp8 -> f16
+    return decode_operand(to, bits, p.flush_subnormal_inputs);
+  };
+
+  thread_local std::vector<Term> terms;  // reused: one allocation per thread, not per element
+  terms.reserve(block + 1);
+  // The running addend: C first (+0 when C is added afterwards), then each block's result in
+  // block_format.
+  const bool c_after = p.addend == AddendEntry::ieee_add;
+  const Decoded c_held = decode_operand(in.c_type, c, p.flush_subnormal_inputs);
+  Decoded addend = c_after ? Decoded{Decoded::Kind::zero, false, 0, 0} : c_held;
+  Format addend_format = c_after ? p.block_format : in.c_type;
+  const bool c_last = p.addend == AddendEntry::last_block;
+  const int blocks = (k + block - 1) / block + (c_last ? 1 : 0);
+
+  for (int blk = 0; blk < blocks; ++blk) {
+    terms.clear();
+    Specials sp;
+    if (!(c_last && blk == 0)) add_value(addend, addend_format, terms, sp);
+    const bool product_block = blk * block < k;
+    if (product_block) {
+      for (int j = blk * block; j < std::min(k, (blk + 1) * block); ++j) {
+        const int i = order[j];
+        add_product(operand(in.a_type, fa, a[i]), fa, operand(in.b_type, fb, b[i]), fb, terms, sp);
+      }
+    } else {
+      add_value(c_held, in.c_type, terms, sp);
+    }
+    const bool last = blk == blocks - 1;
+    if (!last || d_type == p.block_format || !p.output_direct || c_after) {
+      const BlockOut r = finish_block(terms, sp, p, p.block_format, p.block_rounding);
+      if (r.nan) return nan_out;
+      addend = decode(p.block_format, r.bits);
+      addend_format = p.block_format;
+      if (last && c_after) {
+        const BlockOut d = ieee_add(c_held, in.c_type, addend, addend_format, p, d_type);
+        return d.nan ? nan_out : d.bits;
+      }
+      if (last) {
+        if (d_type == p.block_format) return r.bits;
+        // Convert the block-format result to D.
+        if (addend.is_nan()) return nan_out;
+        if (addend.is_inf()) return infinity_bits(d_type, addend.sign);
+        if (addend.is_zero()) return zero_bits(d_type, addend.sign && p.negative_zero_results);
+        detail::Magnitude m{addend.sign, addend.significand, addend.exponent, false};
+        return positive_zero_unless(round_into(d_type, m, p.output_rounding, p.overflow_to_inf), d_type,
+                                    p.negative_zero_results);
+      }
+    } else {
+      const BlockOut r = finish_block(terms, sp, p, d_type, p.output_rounding);
+      return r.nan ? nan_out : r.bits;
+    }
+  }
+  return nan_out;  // unreachable: the last block returns
+}
+
+void mma_tile(const Model& model, const Instruction& in, const std::uint32_t* a, const std::uint32_t* b,
+              const std::uint32_t* c, std::uint32_t* d) {
+  const DatapathParams& p = model.params_for(in);
+  for (int i = 0; i < in.m; ++i)
+    for (int j = 0; j < in.n; ++j)
+      d[i * in.n + j] = mma_element(p, in, {a + i * in.k, static_cast<std::size_t>(in.k)},
+                                    {b + j * in.k, static_cast<std::size_t>(in.k)}, c[i * in.n + j]);
+}
+
+}  // namespace tcnum

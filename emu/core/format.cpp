@@ -1,0 +1,185 @@
+// Formats: one layout table, one decode, one rounding routine (round_pack).
+#include "tcnum/core/format.hpp"
+
+#include <array>
+#include <cmath>
+#include <stdexcept>
+
+namespace tcnum {
+namespace {
+
+constexpr std::array<FormatSpec, 6> kSpecs{{
+    {"f32", 32, 8, 23, 127, true, 8},
+    {"f16", 16, 5, 10, 15, true, 4},
+    {"bf16", 16, 8, 7, 127, true, 4},
+    {"tf32", 32, 8, 10, 127, true, 8},
+    {"e4m3", 8, 4, 3, 7, false, 2},
+    {"e5m2", 8, 5, 2, 15, true, 2},
+}};
+
+// TF32 sits in the top 19 bits of an fp32 register: its fields start 13 bits up.
+int field_shift(Format f) { return f == Format::tf32 ? 13 : 0; }
+
+std::uint32_t pack_fields(Format f, bool sign, std::uint32_t biased, std::uint32_t frac) {
+  const FormatSpec& s = spec(f);
+  std::uint32_t bits = (static_cast<std::uint32_t>(sign) << (s.exp_bits + s.frac_bits)) |
+                       (biased << s.frac_bits) | frac;
+  return bits << field_shift(f);
+}
+
+int bit_length(unsigned __int128 x) {
+  int n = 0;
+  auto hi = static_cast<std::uint64_t>(x >> 64);
+  if (hi) return 64 + (64 - __builtin_clzll(hi));
+  auto lo = static_cast<std::uint64_t>(x);
+  if (lo) n = 64 - __builtin_clzll(lo);
+  return n;
+}
+
+}  // namespace
+
+const FormatSpec& spec(Format f) { return kSpecs[static_cast<std::size_t>(f)]; }  // hot: no bounds check
+
+std::string_view name_of(Format f) { return spec(f).name; }
+
+std::optional<Format> parse_format(std::string_view name) {
+  for (std::size_t i = 0; i < kSpecs.size(); ++i)
+    if (name == kSpecs[i].name) return static_cast<Format>(i);
+  if (name == "fp32") return Format::fp32;
+  if (name == "fp16") return Format::fp16;
+  return std::nullopt;
+}
+
+std::uint32_t storage_mask(Format f) {
+  const int bits = spec(f).storage_bits;
+  return bits == 32 ? 0xffffffffu : ((1u << bits) - 1u);
+}
+
+Decoded decode(Format f, std::uint32_t bits) {
+  const FormatSpec& s = spec(f);
+  const std::uint32_t r = (bits & storage_mask(f)) >> field_shift(f);
+  const std::uint32_t frac = r & ((1u << s.frac_bits) - 1u);
+  const std::uint32_t biased = (r >> s.frac_bits) & ((1u << s.exp_bits) - 1u);
+  const std::uint32_t all_ones = (1u << s.exp_bits) - 1u;
+  Decoded d;
+  d.sign = (r >> (s.exp_bits + s.frac_bits)) & 1u;
+  if (!s.has_inf) {  // e4m3 "fn": only S.1111.111 is NaN
+    if (biased == all_ones && frac == (1u << s.frac_bits) - 1u) {
+      d.kind = Decoded::Kind::nan;
+      return d;
+    }
+  } else if (biased == all_ones) {
+    d.kind = frac ? Decoded::Kind::nan : Decoded::Kind::inf;
+    return d;
+  }
+  if (biased == 0) {
+    if (frac == 0) return d;  // ±0
+    d.kind = Decoded::Kind::finite;
+    d.significand = frac;
+    d.exponent = s.emin() - s.frac_bits;
+    return d;
+  }
+  d.kind = Decoded::Kind::finite;
+  d.significand = frac | (1u << s.frac_bits);
+  d.exponent = static_cast<int>(biased) - s.bias - s.frac_bits;
+  return d;
+}
+
+double to_double(Format f, std::uint32_t bits) {
+  const Decoded d = decode(f, bits);
+  switch (d.kind) {
+    case Decoded::Kind::nan: return std::nan("");
+    case Decoded::Kind::inf: return d.sign ? -INFINITY : INFINITY;
+    case Decoded::Kind::zero: return d.sign ? -0.0 : 0.0;
+    case Decoded::Kind::finite: break;
+  }
+  const double v = std::ldexp(static_cast<double>(d.significand), d.exponent);
+  return d.sign ? -v : v;
+}
+
+std::uint32_t canonical_nan(Format f) {
+  switch (f) {
+    case Format::fp32: return 0x7fffffffu;
+    case Format::tf32: return 0x7fffe000u;
+    case Format::fp16:
+    case Format::bf16: return 0x7fffu;
+    case Format::e4m3:
+    case Format::e5m2: return 0x7fu;
+  }
+  return 0;
+}
+
+std::uint32_t zero_bits(Format f, bool sign) { return pack_fields(f, sign, 0, 0); }
+
+std::uint32_t infinity_bits(Format f, bool sign) {
+  const FormatSpec& s = spec(f);
+  if (!s.has_inf) return pack_fields(f, sign, (1u << s.exp_bits) - 1u, (1u << s.frac_bits) - 1u);
+  return pack_fields(f, sign, (1u << s.exp_bits) - 1u, 0);
+}
+
+std::uint32_t max_finite_bits(Format f, bool sign) {
+  const FormatSpec& s = spec(f);
+  if (!s.has_inf) return pack_fields(f, sign, (1u << s.exp_bits) - 1u, (1u << s.frac_bits) - 2u);
+  return pack_fields(f, sign, (1u << s.exp_bits) - 2u, (1u << s.frac_bits) - 1u);
+}
+
+std::uint32_t round_pack(Format f, bool sign, unsigned __int128 magnitude, int exponent, bool sticky,
+                         Rounding mode, bool satfinite) {
+  const FormatSpec& s = spec(f);
+  if (magnitude == 0 && !sticky) return zero_bits(f, sign);
+  // 1. Quantum of the result: ulp of the leading bit, or of the subnormal range.
+  const int lead = magnitude ? exponent + bit_length(magnitude) - 1 : exponent - 1;
+  const int quantum = std::max(lead, s.emin()) - s.frac_bits;
+  // 2. Shift the magnitude to that quantum, collecting round and sticky bits.
+  unsigned __int128 kept = 0;
+  bool round_bit = false;
+  if (exponent >= quantum) {
+    kept = magnitude << (exponent - quantum);  // exact; fits since lead <= quantum + frac_bits
+  } else {
+    const int shift = quantum - exponent;
+    if (shift > 128) {
+      sticky = sticky || magnitude != 0;
+    } else if (shift == 128) {
+      round_bit = (magnitude >> 127) & 1;
+      sticky = sticky || (magnitude << 1) != 0;
+    } else {
+      kept = magnitude >> shift;
+      round_bit = (magnitude >> (shift - 1)) & 1;
+      const unsigned __int128 below = (static_cast<unsigned __int128>(1) << (shift - 1)) - 1;
+      sticky = sticky || (magnitude & below) != 0;
+    }
+  }
+  // 3. Round.
+  if (mode == Rounding::nearest_even && round_bit && (sticky || (kept & 1))) ++kept;
+  // 4. Renormalise a carry out of the top (also subnormal -> min normal, which needs nothing).
+  int q = quantum;
+  if (kept >> (s.frac_bits + 1)) {
+    kept >>= 1;
+    ++q;
+  }
+  // 5. Pack, handling overflow.
+  const unsigned __int128 hidden = static_cast<unsigned __int128>(1) << s.frac_bits;
+  const bool overflow_to_inf = mode == Rounding::nearest_even && !satfinite;
+  if (kept < hidden) return pack_fields(f, sign, 0, static_cast<std::uint32_t>(kept));
+  const int biased = q + s.frac_bits + s.bias;
+  const auto frac = static_cast<std::uint32_t>(kept - hidden);
+  const std::uint32_t all_ones = (1u << s.exp_bits) - 1u;
+  const bool too_big = s.has_inf ? biased >= static_cast<int>(all_ones)
+                                 : biased > static_cast<int>(all_ones) ||
+                                       (biased == static_cast<int>(all_ones) && frac == (1u << s.frac_bits) - 1u);
+  if (too_big) return overflow_to_inf ? infinity_bits(f, sign) : max_finite_bits(f, sign);
+  return pack_fields(f, sign, static_cast<std::uint32_t>(biased), frac);
+}
+
+std::uint32_t encode(Format f, double x, Rounding mode, bool satfinite) {
+  if (std::isnan(x)) return canonical_nan(f);
+  const bool sign = std::signbit(x);
+  if (std::isinf(x)) return satfinite ? max_finite_bits(f, sign) : infinity_bits(f, sign);
+  if (x == 0) return zero_bits(f, sign);
+  int e = 0;
+  const double m = std::frexp(std::fabs(x), &e);  // m in [0.5, 1)
+  const auto sig = static_cast<std::uint64_t>(std::ldexp(m, 53));
+  return round_pack(f, sign, sig, e - 53, false, mode, satfinite);
+}
+
+}  // namespace tcnum

@@ -1,0 +1,153 @@
+// The instruction catalog: PTX MMA instructions by architecture.
+#include "tcnum/core/instruction.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cstring>
+#include <sstream>
+
+namespace tcnum {
+namespace {
+
+constexpr std::array<int, 7> kArchs{70, 75, 80, 86, 89, 90, 100};
+
+Instruction make(Family fam, int m, int n, int k, Format d, Format a, Format b, Format c, int min_sm,
+                 int max_sm = 1000) {
+  Instruction in;
+  in.family = fam;
+  in.m = m, in.n = n, in.k = k;
+  in.d_type = d, in.a_type = a, in.b_type = b, in.c_type = c;
+  in.min_sm = min_sm, in.max_sm = max_sm;
+  std::ostringstream os;
+  const char* prefix = fam == Family::mma ? "mma" : fam == Family::wgmma ? "wgmma" : "tcgen05.mma";
+  os << prefix << ".m" << m << 'n' << n << 'k' << k << '.' << name_of(d) << '.' << name_of(a) << '.'
+     << name_of(b);
+  if (fam == Family::mma) os << '.' << name_of(c);
+  in.name = os.str();
+  return in;
+}
+
+std::vector<Instruction> build_catalog() {
+  using F = Format;
+  std::vector<Instruction> all;
+  auto mma = [&](int m, int n, int k, F d, F a, F b, F c, int sm) {
+    all.push_back(make(Family::mma, m, n, k, d, a, b, c, sm));
+  };
+  // sm_70: m8n8k4 f16 with every accumulator combination; f16 D from f32 C is sm_70 only
+  // (ptxas of CUDA 13 rejects it for sm_75+).
+  for (F d : {F::fp16, F::fp32})
+    for (F c : {F::fp16, F::fp32}) {
+      mma(8, 8, 4, d, F::fp16, F::fp16, c, 70);
+      if (d == F::fp16 && c == F::fp32) all.back().max_sm = 70;
+    }
+  // sm_75: m16n8k8 f16; sm_80: m16n8k16 f16/bf16, m16n8k8 bf16, tf32.
+  for (F acc : {F::fp16, F::fp32}) mma(16, 8, 8, acc, F::fp16, F::fp16, acc, 75);
+  for (F acc : {F::fp16, F::fp32}) mma(16, 8, 16, acc, F::fp16, F::fp16, acc, 80);
+  mma(16, 8, 8, F::fp32, F::bf16, F::bf16, F::fp32, 80);
+  mma(16, 8, 16, F::fp32, F::bf16, F::bf16, F::fp32, 80);
+  mma(16, 8, 4, F::fp32, F::tf32, F::tf32, F::fp32, 80);
+  mma(16, 8, 8, F::fp32, F::tf32, F::tf32, F::fp32, 80);
+  // sm_89: fp8 m16n8k32 and m16n8k16, every input combination, f32 or f16 accumulators.
+  for (int k : {32, 16})
+    for (F acc : {F::fp32, F::fp16})
+      for (F a : {F::e4m3, F::e5m2})
+        for (F b : {F::e4m3, F::e5m2}) mma(16, 8, k, acc, a, b, acc, 89);
+  // sm_90a: wgmma, every legal N (multiples of 8 up to 256).
+  for (int n = 8; n <= 256; n += 8) {
+    auto wg = [&](int k, F d, F a, F b) { all.push_back(make(Family::wgmma, 64, n, k, d, a, b, d, 90, 90)); };
+    for (F d : {F::fp32, F::fp16}) wg(16, d, F::fp16, F::fp16);
+    wg(16, F::fp32, F::bf16, F::bf16);
+    wg(8, F::fp32, F::tf32, F::tf32);
+    for (F d : {F::fp32, F::fp16})
+      for (F a : {F::e4m3, F::e5m2})
+        for (F b : {F::e4m3, F::e5m2}) wg(32, d, a, b);
+  }
+  // sm_100: tcgen05.mma, kind::f16, kind::tf32, kind::f8f6f4 (M = 64 or 128).
+  for (int m : {64, 128})
+    for (int n = (m == 64 ? 8 : 16); n <= 256; n += (m == 64 ? 8 : 16)) {
+      auto tc = [&](int k, F d, F a, F b) { all.push_back(make(Family::tcgen05, m, n, k, d, a, b, d, 100)); };
+      for (F d : {F::fp32, F::fp16}) tc(16, d, F::fp16, F::fp16);
+      tc(16, F::fp32, F::bf16, F::bf16);
+      tc(8, F::fp32, F::tf32, F::tf32);
+      for (F d : {F::fp32, F::fp16})
+        for (F a : {F::e4m3, F::e5m2})
+          for (F b : {F::e4m3, F::e5m2}) tc(32, d, a, b);
+    }
+  return all;
+}
+
+const std::vector<Instruction>& catalog() {
+  static const std::vector<Instruction> all = build_catalog();
+  return all;
+}
+
+bool available_on(const Instruction& in, int sm) { return sm >= in.min_sm && sm <= in.max_sm; }
+
+std::string strip_suffixes(std::string_view name) {
+  std::string s(name);
+  for (const char* junk : {".sync", ".aligned", ".row", ".col"}) {
+    for (auto pos = s.find(junk); pos != std::string::npos; pos = s.find(junk)) s.erase(pos, std::strlen(junk));
+  }
+  return s;
+}
+
+}  // namespace
+
+std::vector<int> known_archs() { return {kArchs.begin(), kArchs.end()}; }
+
+int parse_arch(std::string_view arch) {
+  std::string_view digits = arch;
+  if (digits.substr(0, 3) == "sm_") digits.remove_prefix(3);
+  if (!digits.empty() && digits.back() == 'a') digits.remove_suffix(1);
+  int sm = 0;
+  auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), sm);
+  if (arch.substr(0, 3) != "sm_" || ec != std::errc{} || ptr != digits.data() + digits.size() ||
+      std::find(kArchs.begin(), kArchs.end(), sm) == kArchs.end()) {
+    std::string list;
+    for (int a : kArchs) list += " sm_" + std::to_string(a);
+    throw std::invalid_argument("unknown architecture '" + std::string(arch) + "'; known:" + list);
+  }
+  return sm;
+}
+
+std::vector<Instruction> instructions_for(int sm) {
+  std::vector<Instruction> out;
+  for (const Instruction& in : catalog())
+    if (available_on(in, sm)) out.push_back(in);
+  return out;
+}
+
+Instruction parse_instruction(std::string_view name) {
+  const std::string wanted = strip_suffixes(name);
+  for (const Instruction& in : catalog())
+    if (in.name == wanted) return in;
+  throw UnknownInstruction("unknown instruction '" + std::string(name) +
+                           "' (expected a PTX name such as mma.m16n8k16.f32.bf16.bf16.f32 or "
+                           "wgmma.m64n128k32.f32.e4m3.e5m2)");
+}
+
+Instruction find_instruction(std::string_view name, int sm) {
+  const std::string wanted = strip_suffixes(name);
+  for (const Instruction& in : catalog())
+    if (in.name == wanted && available_on(in, sm)) return in;
+  std::ostringstream os;
+  os << "instruction '" << name << "' is not available on sm_" << sm << "; valid names there:";
+  // wgmma/tcgen05 have one entry per N: list them as one pattern line each to stay readable.
+  std::vector<std::string> seen;
+  for (const Instruction& in : instructions_for(sm)) {
+    std::string shown = in.name;
+    if (in.family != Family::mma) {
+      const auto n_pos = shown.find('n', shown.find(".m"));
+      const auto k_pos = shown.find('k', n_pos);
+      shown = shown.substr(0, n_pos + 1) + "{N}" + shown.substr(k_pos);
+    }
+    if (std::find(seen.begin(), seen.end(), shown) == seen.end()) seen.push_back(shown);
+  }
+  for (const auto& s : seen) os << "\n  " << s;
+  if (std::any_of(seen.begin(), seen.end(), [](const std::string& s) { return s.find("{N}") != std::string::npos; }))
+    os << "\n  ({N}: wgmma N = 8, 16, ..., 256; tcgen05 M=64: N = 8..256 step 8, M=128: N = 16..256 step 16)";
+  throw UnknownInstruction(os.str());
+}
+
+}  // namespace tcnum

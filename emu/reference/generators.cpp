@@ -1,0 +1,423 @@
+// Reproducible input generators: mt19937_64 + integer sampling + MPFR for the one
+// transcendental step, so that the same seed gives the same inputs everywhere.
+#include "tcnum/reference/generators.hpp"
+
+#include <algorithm>
+#include <array>
+#include <random>
+#include <stdexcept>
+
+#include "tcnum/core/format.hpp"
+#include "tcnum/reference/mpfr_reference.hpp"
+
+namespace tcnum {
+namespace {
+
+struct DistInfo {
+  const char* name;
+  const char* description;
+};
+
+constexpr std::array<DistInfo, 6> kDists{{
+    {"normal", "a, b, c ~ N(0,1) rounded to nearest even into their formats (Sun et al. §8)"},
+    {"randbits", "uniform random finite bit patterns (subnormals, ±0 included; tf32: random low 13 bits)"},
+    {"spread", "one lead term, the other products and C 2^-5..2^-30 below it: alignment truncation"},
+    {"cancel", "products in pairs a_i b_i ≈ -a_j b_j, C ≈ -sum: massive cancellation"},
+    {"special", "normal, each element replaced with p=1/8 by ±0, ±Inf, NaN, ±max, ±min subnormal, ±min normal"},
+    {"subnorm", "subnormal/tiny factors, products near the bottom of D's range, tiny C"},
+}};
+
+std::string valid_names() {
+  std::string s;
+  for (const DistInfo& d : kDists) s += (s.empty() ? "" : ", ") + std::string(d.name);
+  return s;
+}
+
+// The Marsaglia–Tsang (2000) ziggurat for N(0,1), 128 layers, with its tables computed
+// by MPFR (correctly rounded, hence identical everywhere). The fast path (~99%) is an
+// integer comparison and one IEEE double multiplication (exactly specified); the wedge
+// and tail tests evaluate exp and log in MPFR. The result is the same double on every
+// conforming platform.
+struct ZigguratTables {
+  static constexpr double kR = 3.442619855899;         // right edge of the base layer
+  static constexpr double kV = 9.91256303526217e-3;    // area of every layer
+  static constexpr double kScale = 0x1p53;             // |hz| < 2^53
+  std::array<std::uint64_t, 128> k{};
+  std::array<double, 128> w{}, f{};
+
+  ZigguratTables() {
+    MpfrValue dn(64), tn(64), q(64), t(64), e(64);
+    mpfr_set_d(dn, kR, MPFR_RNDN);
+    mpfr_set_d(tn, kR, MPFR_RNDN);
+    gauss(e, dn);                            // exp(-r^2/2)
+    mpfr_d_div(q, kV, e, MPFR_RNDN);         // q = v / exp(-r^2/2)
+    mpfr_div(t, dn, q, MPFR_RNDN);
+    mpfr_mul_d(t, t, kScale, MPFR_RNDN);
+    k[0] = mpfr_get_uj(t, MPFR_RNDZ);
+    k[1] = 0;
+    mpfr_div_d(t, q, kScale, MPFR_RNDN);
+    w[0] = mpfr_get_d(t, MPFR_RNDN);
+    w[127] = kR / kScale;                    // exact: a power-of-two scale
+    f[0] = 1.0;
+    f[127] = mpfr_get_d(e, MPFR_RNDN);
+    for (int i = 126; i >= 1; --i) {
+      // dn = sqrt(-2 ln(v / dn + exp(-dn^2/2)))
+      gauss(e, dn);
+      mpfr_d_div(t, kV, dn, MPFR_RNDN);
+      mpfr_add(t, t, e, MPFR_RNDN);
+      mpfr_log(t, t, MPFR_RNDN);
+      mpfr_mul_si(t, t, -2, MPFR_RNDN);
+      mpfr_sqrt(dn, t, MPFR_RNDN);
+      mpfr_div(t, dn, tn, MPFR_RNDN);
+      mpfr_mul_d(t, t, kScale, MPFR_RNDN);
+      k[i + 1] = mpfr_get_uj(t, MPFR_RNDZ);
+      mpfr_set(tn, dn, MPFR_RNDN);
+      gauss(e, dn);
+      f[i] = mpfr_get_d(e, MPFR_RNDN);
+      mpfr_div_d(t, dn, kScale, MPFR_RNDN);
+      w[i] = mpfr_get_d(t, MPFR_RNDN);
+    }
+  }
+  // out = exp(-x^2 / 2)
+  static void gauss(mpfr_ptr out, mpfr_srcptr x) {
+    mpfr_sqr(out, x, MPFR_RNDN);
+    mpfr_div_si(out, out, -2, MPFR_RNDN);
+    mpfr_exp(out, out, MPFR_RNDN);
+  }
+};
+
+const ZigguratTables& zig() {
+  static const ZigguratTables t;
+  return t;
+}
+
+// Portable sampling on top of mt19937_64 (whose sequence the standard specifies).
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed) : g_(seed) {}
+  std::uint64_t bits() { return g_(); }
+  // Uniform in [0, n), n > 0, by exact rejection.
+  std::uint64_t below(std::uint64_t n) {
+    const std::uint64_t threshold = (0 - n) % n;  // 2^64 mod n
+    for (;;) {
+      const std::uint64_t x = g_();
+      if (x >= threshold) return x % n;
+    }
+  }
+  // Uniform in [lo, hi] (lo <= hi).
+  int range(int lo, int hi) { return lo + static_cast<int>(below(static_cast<std::uint64_t>(hi - lo) + 1)); }
+  bool chance(std::uint64_t num, std::uint64_t den) { return below(den) < num; }
+  bool coin() { return (g_() >> 63) != 0; }
+
+  // N(0,1) as a double, by the ziggurat above.
+  double normal() {
+    const ZigguratTables& z = zig();
+    for (;;) {
+      const std::uint64_t r = g_();
+      const int i = static_cast<int>(r & 127u);
+      const std::int64_t hz = static_cast<std::int64_t>(r) >> 10;  // uniform in [-2^53, 2^53)
+      const std::uint64_t mag = hz < 0 ? static_cast<std::uint64_t>(-hz) : static_cast<std::uint64_t>(hz);
+      const double x = static_cast<double>(hz) * z.w[i];  // hz is exact in a double
+      if (mag < z.k[i]) return x;                          // inside the layer's rectangle
+      if (i == 0) return tail(hz < 0);
+      // Wedge: accept if f[i] + u (f[i-1] - f[i]) < exp(-x^2/2).
+      uniform_open(u_);
+      mpfr_set_d(a_, z.f[i - 1], MPFR_RNDN);
+      mpfr_sub_d(a_, a_, z.f[i], MPFR_RNDN);
+      mpfr_mul(a_, a_, u_, MPFR_RNDN);
+      mpfr_add_d(a_, a_, z.f[i], MPFR_RNDN);
+      mpfr_set_d(b_, x, MPFR_RNDN);
+      ZigguratTables::gauss(b_, b_);
+      if (mpfr_less_p(a_, b_)) return x;
+    }
+  }
+
+ private:
+  // Uniform in (0, 1): (2n + 1) / 2^54.
+  void uniform_open(mpfr_ptr out) {
+    mpfr_set_ui_2exp(out, static_cast<unsigned long>(((g_() >> 11) << 1) | 1u), -54, MPFR_RNDN);  // exact
+  }
+  // Beyond r: x = -ln(u1) / r, y = -ln(u2) until 2y >= x^2; returns ±(r + x).
+  double tail(bool negative) {
+    for (;;) {
+      uniform_open(a_);
+      mpfr_log(a_, a_, MPFR_RNDN);
+      mpfr_div_d(a_, a_, -ZigguratTables::kR, MPFR_RNDN);  // x
+      uniform_open(b_);
+      mpfr_log(b_, b_, MPFR_RNDN);
+      mpfr_mul_si(b_, b_, -2, MPFR_RNDN);                  // 2y
+      mpfr_sqr(u_, a_, MPFR_RNDN);                         // x^2
+      if (mpfr_greaterequal_p(b_, u_)) {
+        mpfr_add_d(a_, a_, ZigguratTables::kR, MPFR_RNDN);
+        const double v = mpfr_get_d(a_, MPFR_RNDN);
+        return negative ? -v : v;
+      }
+    }
+  }
+
+  std::mt19937_64 g_;
+  MpfrValue u_{64}, a_{64}, b_{64};
+};
+
+// Raw layout helpers (generators need exact control of patterns).
+int shift_of(Format f) { return f == Format::tf32 ? 13 : 0; }
+std::uint32_t ones(int n) { return (1u << n) - 1u; }
+
+std::uint32_t pack(Format f, bool sign, std::uint32_t biased, std::uint32_t frac) {
+  const FormatSpec& s = spec(f);
+  return ((static_cast<std::uint32_t>(sign) << (s.exp_bits + s.frac_bits)) | (biased << s.frac_bits) | frac)
+         << shift_of(f);
+}
+
+// Lowest exponent of a leading bit: that of the smallest subnormal.
+int lowest_lead(Format f) { return spec(f).emin() - spec(f).frac_bits; }
+
+// An exactly representable value with leading bit weight 2^lead (clamped to f's range)
+// and uniform random bits below it.
+std::uint32_t value_at(Format f, bool sign, int lead, Rng& rng) {
+  const FormatSpec& s = spec(f);
+  lead = std::clamp(lead, lowest_lead(f), s.emax());
+  if (lead >= s.emin()) {
+    std::uint32_t frac = static_cast<std::uint32_t>(rng.below(std::uint64_t{1} << s.frac_bits));
+    if (!s.has_inf && lead == s.emax() && frac == ones(s.frac_bits)) frac = ones(s.frac_bits) - 1;  // e4m3 NaN
+    return pack(f, sign, static_cast<std::uint32_t>(lead + s.bias), frac);
+  }
+  const int j = lead - lowest_lead(f);  // position of the leading bit inside the fraction field
+  const auto low = static_cast<std::uint32_t>(rng.below(std::uint64_t{1} << j));
+  return pack(f, sign, 0, (1u << j) | low);
+}
+
+bool is_finite_pattern(Format f, std::uint32_t bits) {
+  const Decoded d = decode(f, bits);
+  return !d.is_nan() && !d.is_inf();
+}
+
+// A uniformly random finite pattern; tf32 with random low 13 bits if `tf32_low`.
+std::uint32_t random_finite(Format f, Rng& rng, bool tf32_low) {
+  const std::uint32_t mask = storage_mask(f);
+  for (;;) {
+    std::uint32_t r = static_cast<std::uint32_t>(rng.bits()) & mask;
+    if (f == Format::tf32 && !tf32_low) r &= ~ones(13);
+    if (is_finite_pattern(f, r)) return r;
+  }
+}
+
+std::uint32_t random_nan(Format f, Rng& rng) {
+  const FormatSpec& s = spec(f);
+  const bool sign = rng.coin();
+  if (!s.has_inf) return pack(f, sign, ones(s.exp_bits), ones(s.frac_bits));
+  const auto frac = static_cast<std::uint32_t>(1 + rng.below(ones(s.frac_bits)));  // nonzero
+  return pack(f, sign, ones(s.exp_bits), frac);
+}
+
+std::uint32_t tiny(Format f, Rng& rng) {
+  const bool sign = rng.coin();
+  if (rng.coin()) return value_at(f, sign, rng.range(lowest_lead(f), spec(f).emin() - 1), rng);  // subnormal
+  return value_at(f, sign, rng.range(spec(f).emin(), spec(f).emin() + 3), rng);
+}
+
+int lead_of(Format f, std::uint32_t bits) {
+  const Decoded d = decode(f, bits);
+  return d.exponent + 63 - __builtin_clzll(d.significand);
+}
+
+// Moves a finite nonzero pattern by `steps` ulps in magnitude when that stays finite and nonzero.
+std::uint32_t nudge(Format f, std::uint32_t bits, int steps) {
+  if (steps == 0) return bits;
+  const int sh = shift_of(f);
+  const FormatSpec& s = spec(f);
+  const std::uint32_t sign_bit = 1u << (s.exp_bits + s.frac_bits);
+  const std::uint32_t r = bits >> sh;
+  const std::uint32_t mag = r & (sign_bit - 1);
+  const std::int64_t moved = static_cast<std::int64_t>(mag) + steps;
+  if (moved <= 0 || moved >= sign_bit) return bits;
+  const std::uint32_t out = ((r & sign_bit) | static_cast<std::uint32_t>(moved)) << sh;
+  return is_finite_pattern(f, out) ? out : bits;
+}
+
+std::uint32_t round_normal(Format f, Rng& rng) { return encode(f, rng.normal(), Rounding::nearest_even); }
+
+GeneratedCase gen_normal(const Instruction& in, Rng& rng) {
+  GeneratedCase g;
+  g.a.resize(in.k);
+  g.b.resize(in.k);
+  for (int k = 0; k < in.k; ++k) {
+    g.a[k] = round_normal(in.a_type, rng);
+    g.b[k] = round_normal(in.b_type, rng);
+  }
+  g.c = round_normal(in.c_type, rng);
+  return g;
+}
+
+GeneratedCase gen_randbits(const Instruction& in, Rng& rng) {
+  GeneratedCase g;
+  g.a.resize(in.k);
+  g.b.resize(in.k);
+  for (int k = 0; k < in.k; ++k) {
+    g.a[k] = random_finite(in.a_type, rng, true);
+    g.b[k] = random_finite(in.b_type, rng, true);
+  }
+  g.c = random_finite(in.c_type, rng, true);
+  return g;
+}
+
+// Factors (a, b) whose product has leading exponent `t` or t+1, normal factors preferred.
+void split_product(const Instruction& in, int t, Rng& rng, std::uint32_t& a, std::uint32_t& b) {
+  const FormatSpec &sa = spec(in.a_type), &sb = spec(in.b_type);
+  t = std::clamp(t, lowest_lead(in.a_type) + lowest_lead(in.b_type), sa.emax() + sb.emax());
+  int lo = std::max(sa.emin(), t - sb.emax()), hi = std::min(sa.emax(), t - sb.emin());
+  if (lo > hi) {  // some factor has to be subnormal
+    lo = std::max(lowest_lead(in.a_type), t - sb.emax());
+    hi = std::min(sa.emax(), t - lowest_lead(in.b_type));
+  }
+  const int ea = rng.range(lo, hi);
+  const bool sign_a = rng.coin();
+  const bool sign_b = rng.coin();
+  a = value_at(in.a_type, sign_a, ea, rng);
+  b = value_at(in.b_type, sign_b, t - ea, rng);
+}
+
+GeneratedCase gen_spread(const Instruction& in, Rng& rng) {
+  const FormatSpec &sa = spec(in.a_type), &sb = spec(in.b_type), &sc = spec(in.c_type), &sd = spec(in.d_type);
+  // Exponents every term and the sum can hold: products, a normal C, and D with headroom for K terms.
+  const int wlo = std::max({sa.emin() + sb.emin(), sc.emin(), sd.emin()});
+  const int whi = std::max(wlo, std::min({sa.emax() + sb.emax() - 1, sc.emax() - 1, sd.emax() - 6}));
+  const int lead = rng.range(std::min(wlo + 30, whi), whi);
+  const int lead_slot = rng.chance(1, 4) ? in.k : static_cast<int>(rng.below(in.k));  // k == C
+  GeneratedCase g;
+  g.a.resize(in.k);
+  g.b.resize(in.k);
+  for (int k = 0; k <= in.k; ++k) {
+    const int e = k == lead_slot ? lead : lead - rng.range(5, 30);
+    if (k == in.k) {
+      const bool sign = rng.coin();
+      g.c = value_at(in.c_type, sign, e, rng);
+    } else {
+      split_product(in, e, rng, g.a[k], g.b[k]);
+    }
+  }
+  return g;
+}
+
+GeneratedCase gen_cancel(const Instruction& in, Rng& rng, mpfr_ptr tmp) {
+  GeneratedCase g = gen_normal(in, rng);
+  std::vector<int> perm(in.k);
+  for (int k = 0; k < in.k; ++k) perm[k] = k;
+  for (int k = in.k - 1; k > 0; --k) std::swap(perm[k], perm[rng.below(k + 1)]);  // Fisher–Yates
+  auto step = [&rng] {
+    const auto r = rng.below(4);
+    return r == 0 ? -1 : r == 1 ? 1 : 0;
+  };
+  for (int p = 0; p + 1 < in.k; p += 2) {
+    const int i = perm[p], j = perm[p + 1];
+    const std::uint32_t sign_a = 1u << (spec(in.a_type).exp_bits + spec(in.a_type).frac_bits + shift_of(in.a_type));
+    const int da = step();
+    const int db = step();
+    g.a[j] = nudge(in.a_type, g.a[i] ^ sign_a, da);
+    g.b[j] = nudge(in.b_type, g.b[i], db);
+  }
+  exact_dot(tmp, in.a_type, in.b_type, in.c_type, g.a, g.b, zero_bits(in.c_type, false));
+  mpfr_neg(tmp, tmp, MPFR_RNDN);
+  g.c = mpfr_round_bits(in.c_type, tmp, Rounding::nearest_even);
+  if (rng.coin()) g.c = nudge(in.c_type, g.c, rng.coin() ? 1 : -1);
+  return g;
+}
+
+std::uint32_t special_value(Format f, Rng& rng) {
+  const FormatSpec& s = spec(f);
+  const int kinds = s.has_inf ? 7 : 6;
+  int kind = static_cast<int>(rng.below(kinds));
+  if (!s.has_inf && kind >= 1) ++kind;  // skip Inf
+  const bool sign = rng.coin();
+  switch (kind) {
+    case 0: return zero_bits(f, sign);
+    case 1: return infinity_bits(f, sign);
+    case 2: return random_nan(f, rng);
+    case 3: return max_finite_bits(f, sign);
+    case 4: return pack(f, sign, 0, 1);                           // min subnormal
+    case 5: return pack(f, sign, 1, 0);                           // min normal
+    default: return zero_bits(f, !sign);                          // zeros twice as likely
+  }
+}
+
+GeneratedCase gen_special(const Instruction& in, Rng& rng) {
+  GeneratedCase g = gen_normal(in, rng);
+  for (int k = 0; k < in.k; ++k) {
+    if (rng.chance(1, 8)) g.a[k] = special_value(in.a_type, rng);
+    if (rng.chance(1, 8)) g.b[k] = special_value(in.b_type, rng);
+  }
+  if (rng.chance(1, 8)) g.c = special_value(in.c_type, rng);
+  return g;
+}
+
+GeneratedCase gen_subnorm(const Instruction& in, Rng& rng) {
+  const FormatSpec& sd = spec(in.d_type);
+  GeneratedCase g;
+  g.a.resize(in.k);
+  g.b.resize(in.k);
+  for (int k = 0; k < in.k; ++k) {
+    const bool a_tiny = rng.coin();  // which factor is the tiny one
+    const Format tiny_f = a_tiny ? in.a_type : in.b_type;
+    const Format other_f = a_tiny ? in.b_type : in.a_type;
+    const std::uint32_t t = tiny(tiny_f, rng);
+    std::uint32_t o = 0;
+    if (rng.coin()) {
+      o = tiny(other_f, rng);
+    } else {
+      const int target = rng.range(sd.emin() - sd.frac_bits - 2, sd.emin() + 2);
+      const int e = target - lead_of(tiny_f, t);
+      const bool sign = rng.coin();
+      o = e < lowest_lead(other_f) ? tiny(other_f, rng) : value_at(other_f, sign, e, rng);
+    }
+    g.a[k] = a_tiny ? t : o;
+    g.b[k] = a_tiny ? o : t;
+  }
+  if (rng.chance(1, 8)) {
+    const bool sign = rng.coin();
+    g.c = zero_bits(in.c_type, sign);
+  } else {
+    g.c = tiny(in.c_type, rng);
+  }
+  return g;
+}
+
+}  // namespace
+
+std::vector<std::string> distribution_names() {
+  std::vector<std::string> v;
+  for (const DistInfo& d : kDists) v.emplace_back(d.name);
+  return v;
+}
+
+std::string_view distribution_description(std::string_view dist) {
+  for (const DistInfo& d : kDists)
+    if (dist == d.name) return d.description;
+  throw std::invalid_argument("unknown distribution '" + std::string(dist) + "'; valid: " + valid_names());
+}
+
+std::vector<GeneratedCase> generate(const Instruction& in, std::string_view dist, std::size_t count,
+                                    std::uint64_t seed) {
+  int which = -1;
+  for (std::size_t i = 0; i < kDists.size(); ++i)
+    if (dist == kDists[i].name) which = static_cast<int>(i);
+  if (which < 0)
+    throw std::invalid_argument("unknown distribution '" + std::string(dist) + "'; valid: " + valid_names());
+  if (in.k <= 0) throw std::invalid_argument("generate: instruction " + in.name + " has no K");
+  Rng rng(seed);
+  MpfrValue tmp(64);
+  std::vector<GeneratedCase> out;
+  out.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    switch (which) {
+      case 0: out.push_back(gen_normal(in, rng)); break;
+      case 1: out.push_back(gen_randbits(in, rng)); break;
+      case 2: out.push_back(gen_spread(in, rng)); break;
+      case 3: out.push_back(gen_cancel(in, rng, tmp)); break;
+      case 4: out.push_back(gen_special(in, rng)); break;
+      default: out.push_back(gen_subnorm(in, rng)); break;
+    }
+  }
+  return out;
+}
+
+}  // namespace tcnum

@@ -1,0 +1,543 @@
+// Chain matrix multiplication study (include/tcnum/studies/chain.hpp; docs/chain-study.md).
+#include "tcnum/studies/chain.hpp"
+
+#include <mpfr.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cmath>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <numbers>
+#include <stdexcept>
+#include <thread>
+
+#include "tcnum/core/format.hpp"
+#include "tcnum/core/gemm.hpp"
+
+namespace tcnum::chain {
+namespace {
+
+int thread_count(int requested, std::size_t work) {
+  int t = requested > 0 ? requested : static_cast<int>(std::thread::hardware_concurrency());
+  t = std::max(1, t);
+  return static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(t), std::max<std::size_t>(work, 1)));
+}
+
+// Runs fn(i) for i in [0, count) on `threads` threads; rethrows the first exception.
+template <class Fn>
+void parallel_for(std::size_t count, int threads, Fn&& fn) {
+  const int t = thread_count(threads, count);
+  if (t <= 1) {
+    for (std::size_t i = 0; i < count; ++i) fn(i);
+    return;
+  }
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto worker = [&] {
+    for (;;) {
+      const std::size_t i = next.fetch_add(1);
+      if (i >= count) return;
+      try {
+        fn(i);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(error_mutex);
+        if (!error) error = std::current_exception();
+        next = count;
+        return;
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  pool.reserve(static_cast<std::size_t>(t - 1));
+  for (int i = 1; i < t; ++i)
+    pool.emplace_back([&worker] {
+      worker();
+      mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);  // MPFR's per-thread constant caches and mpz pool
+    });
+  worker();
+  for (auto& th : pool) th.join();
+  if (error) std::rethrow_exception(error);
+}
+
+bool is_fp8(Format f) { return f == Format::e4m3 || f == Format::e5m2; }
+
+std::uint64_t fnv1a(std::span<const std::uint32_t> words) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (std::uint32_t w : words)
+    for (int byte = 0; byte < 4; ++byte) h = (h ^ ((w >> (8 * byte)) & 0xffu)) * 1099511628211ull;
+  return h;
+}
+
+// Correctly rounded fp32 arithmetic through double: a product of two floats is exact in double,
+// and double rounding of a float sum through double is innocuous (53 >= 2*24 + 2). So no FMA
+// contraction or x87 excess precision can change the baseline.
+float mul32(float a, float b) { return static_cast<float>(static_cast<double>(a) * static_cast<double>(b)); }
+float add32(float a, float b) { return static_cast<float>(static_cast<double>(a) + static_cast<double>(b)); }
+
+// ---- MPFR helpers -------------------------------------------------------------------------------
+
+struct MpfrValue {
+  mpfr_t v;
+  MpfrValue() { mpfr_init2(v, MPFR_PREC_MIN); mpfr_set_zero(v, 1); }
+  ~MpfrValue() { mpfr_clear(v); }
+  MpfrValue(const MpfrValue&) = delete;
+  MpfrValue& operator=(const MpfrValue&) = delete;
+};
+
+// Sets x to the double d exactly.
+void set_exact(mpfr_t x, double d) {
+  mpfr_set_prec(x, 53);
+  mpfr_set_d(x, d, MPFR_RNDN);
+  const mpfr_prec_t p = std::max<mpfr_prec_t>(mpfr_min_prec(x), MPFR_PREC_MIN);
+  mpfr_prec_round(x, p, MPFR_RNDN);  // exact: p bits suffice
+}
+
+// Scratch space for exact dot products of one thread.
+struct DotScratch {
+  std::vector<MpfrValue> products;
+  std::vector<mpfr_ptr> ptrs;
+  explicit DotScratch(int k) : products(static_cast<std::size_t>(k)), ptrs(static_cast<std::size_t>(k)) {}
+};
+
+// out = sum_i a[i*as] * b[i*bs], exactly (out's precision is set to what the sum needs).
+void exact_dot(mpfr_ptr out, int k, const mpfr_srcptr* a, std::size_t as, const mpfr_srcptr* b, std::size_t bs,
+               DotScratch& s) {
+  unsigned long used = 0;
+  mpfr_exp_t hi = 0, lo = 0;
+  bool nan = false, pos_inf = false, neg_inf = false;
+  for (int i = 0; i < k; ++i) {
+    mpfr_srcptr x = a[static_cast<std::size_t>(i) * as];
+    mpfr_srcptr y = b[static_cast<std::size_t>(i) * bs];
+    if (mpfr_nan_p(x) || mpfr_nan_p(y)) {
+      nan = true;
+      continue;
+    }
+    if (mpfr_inf_p(x) || mpfr_inf_p(y)) {  // IEEE: Inf·0 is NaN, Inf + -Inf is NaN
+      if (mpfr_zero_p(x) || mpfr_zero_p(y)) nan = true;
+      (mpfr_signbit(x) != mpfr_signbit(y) ? neg_inf : pos_inf) = true;
+      continue;
+    }
+    if (mpfr_zero_p(x) || mpfr_zero_p(y)) continue;
+    mpfr_ptr p = s.products[used].v;
+    mpfr_set_prec(p, std::max<mpfr_prec_t>(mpfr_min_prec(x) + mpfr_min_prec(y), MPFR_PREC_MIN));
+    if (mpfr_mul(p, x, y, MPFR_RNDN) != 0) throw std::logic_error("chain: inexact MPFR product");
+    const mpfr_exp_t top = mpfr_get_exp(p);
+    const mpfr_exp_t bottom = top - mpfr_min_prec(p);
+    hi = used == 0 ? top : std::max(hi, top);
+    lo = used == 0 ? bottom : std::min(lo, bottom);
+    s.ptrs[used] = p;
+    ++used;
+  }
+  if (nan || (pos_inf && neg_inf)) {
+    mpfr_set_nan(out);
+    return;
+  }
+  if (pos_inf || neg_inf) {
+    mpfr_set_inf(out, neg_inf ? -1 : 1);
+    return;
+  }
+  if (used == 0) {
+    mpfr_set_prec(out, MPFR_PREC_MIN);
+    mpfr_set_zero(out, 1);
+    return;
+  }
+  const mpfr_prec_t need = static_cast<mpfr_prec_t>(hi - lo) + std::bit_width(used) + 2;
+  mpfr_set_prec(out, std::max<mpfr_prec_t>(need, MPFR_PREC_MIN));
+  if (mpfr_sum(out, s.ptrs.data(), used, MPFR_RNDN) != 0) throw std::logic_error("chain: inexact MPFR sum");
+  if (!mpfr_zero_p(out))
+    mpfr_prec_round(out, std::max<mpfr_prec_t>(mpfr_min_prec(out), MPFR_PREC_MIN), MPFR_RNDN);
+}
+
+// Rounds an exact MPFR value to format f (RNE, IEEE overflow to Inf) through round_pack.
+std::uint32_t round_to(Format f, mpfr_srcptr x) {
+  if (mpfr_nan_p(x)) return canonical_nan(f);
+  if (mpfr_inf_p(x)) return infinity_bits(f, mpfr_signbit(x) != 0);
+  if (mpfr_zero_p(x)) return zero_bits(f, mpfr_signbit(x) != 0);
+  mpfr_t t;
+  mpfr_init2(t, 100);
+  const bool sticky = mpfr_set(t, x, MPFR_RNDZ) != 0;
+  mpz_t z;
+  mpz_init(z);
+  const mpfr_exp_t e = mpfr_get_z_2exp(z, t);
+  const bool sign = mpz_sgn(z) < 0;
+  mpz_abs(z, z);
+  unsigned __int128 mag = 0;
+  for (int limb = static_cast<int>(mpz_size(z)) - 1; limb >= 0; --limb)
+    mag = (mag << 64) | static_cast<unsigned __int128>(mpz_getlimbn(z, limb));
+  static_assert(sizeof(mp_limb_t) == 8, "64-bit GMP limbs expected");
+  mpz_clear(z);
+  mpfr_clear(t);
+  return round_pack(f, sign, mag, static_cast<int>(e), sticky, Rounding::nearest_even, false);
+}
+
+// ---- per-tensor scaling and conversion ------------------------------------------------------------
+
+double max_finite(Format f) { return to_double(f, max_finite_bits(f, false)); }
+
+struct Quantized {
+  std::vector<std::uint32_t> bits;
+  float scale_inv = 1.0f;
+  bool saturated = false;
+};
+
+// Converts fp32-representable values to f, with the chosen per-tensor scaling.
+Quantized quantize(std::span<const double> values, Format f, Scaling scaling) {
+  Quantized q;
+  q.bits.resize(values.size());
+  float scale = 1.0f;
+  if (scaling != Scaling::none) {
+    double amax = 0;
+    for (double v : values)
+      if (std::isfinite(v)) amax = std::max(amax, std::fabs(v));
+    if (amax > 0) {
+      scale = static_cast<float>(max_finite(f)) / static_cast<float>(amax);
+      if (scaling == Scaling::pow2) {
+        int e = 0;
+        std::frexp(scale, &e);  // scale = m·2^e, m in [0.5, 1)
+        scale = std::ldexp(1.0f, e - 1);
+      }
+      if (!std::isfinite(scale) || scale == 0) scale = 1.0f;
+    }
+  }
+  q.scale_inv = 1.0f / scale;
+  const bool sat = is_fp8(f);
+  const double maxf = max_finite(f);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double x = scaling == Scaling::none ? values[i] : static_cast<double>(mul32(static_cast<float>(values[i]), scale));
+    q.bits[i] = encode(f, x, Rounding::nearest_even, sat);
+    // satfinite clamped what RNE alone would have rounded past max finite
+    if (sat && std::isfinite(x) && std::fabs(x) > maxf && encode(f, x, Rounding::nearest_even, false) != q.bits[i])
+      q.saturated = true;
+  }
+  return q;
+}
+
+// ---- the trial state ------------------------------------------------------------------------------
+
+struct TrialState {
+  Normal rng;
+  std::vector<double> low;       // D_{n-1} of the tensor-core chain (A at n = 1), fp32 (or D-format) values
+  std::vector<float> ref32;      // FP32 CPU chain
+  std::vector<MpfrValue> exact;  // exact chain
+  std::vector<double> b_ref;     // this link's B as the references see it
+  std::vector<double> b_low;     // this link's B before conversion (fp32 or low values)
+  float alpha = 1.0f;            // dequantisation factor of this link
+  bool saturated = false;
+  explicit TrialState(std::uint64_t seed) : rng(seed) {}
+};
+
+// One drawn value: the fp32 value and what the references use.
+double draw(Normal& rng, Init init, Format low_format) {
+  const double x = rng();
+  if (init == Init::fp32) return static_cast<double>(static_cast<float>(x));
+  return to_double(low_format, encode(low_format, x, Rounding::nearest_even, is_fp8(low_format)));
+}
+
+}  // namespace
+
+// ---- public helpers -------------------------------------------------------------------------------
+
+std::string_view name_of(Init i) { return i == Init::low ? "low" : "fp32"; }
+std::string_view name_of(Scaling s) { return s == Scaling::none ? "none" : s == Scaling::amax ? "amax" : "pow2"; }
+
+std::optional<Init> parse_init(std::string_view s) {
+  if (s == "low") return Init::low;
+  if (s == "fp32") return Init::fp32;
+  return std::nullopt;
+}
+
+std::optional<Scaling> parse_scaling(std::string_view s) {
+  if (s == "none") return Scaling::none;
+  if (s == "amax") return Scaling::amax;
+  if (s == "pow2") return Scaling::pow2;
+  return std::nullopt;
+}
+
+Instruction default_instruction(Format dtype, Family family) {
+  std::string t(tcnum::name_of(dtype));
+  int k = 0;
+  switch (dtype) {
+    case Format::fp16:
+    case Format::bf16: k = family == Family::mma ? 8 : 16; break;
+    case Format::tf32: k = 8; break;
+    case Format::e4m3:
+    case Format::e5m2: k = 32; break;
+    case Format::fp32: throw std::invalid_argument("chain: fp32 is not a tensor-core input format here");
+  }
+  std::string name;
+  if (family == Family::mma)
+    name = "mma.m16n8k" + std::to_string(k) + ".f32." + t + "." + t + ".f32";
+  else if (family == Family::wgmma)
+    name = "wgmma.m64n8k" + std::to_string(k) + ".f32." + t + "." + t;
+  else
+    throw std::invalid_argument("chain: no default tcgen05 instruction");
+  return parse_instruction(name);
+}
+
+double Normal::operator()() {
+  if (has_spare_) {
+    has_spare_ = false;
+    return spare_;
+  }
+  // Box-Muller on two 53-bit uniforms, u1 in (0, 1], u2 in [0, 1). log, sqrt, sin and cos are
+  // MPFR's, correctly rounded, so the draws are the same bits with every C library.
+  const double u1 = static_cast<double>((gen_() >> 11) + 1) * 0x1p-53;
+  const double u2 = static_cast<double>(gen_() >> 11) * 0x1p-53;
+  mpfr_t r, s, c;
+  mpfr_inits2(53, r, s, c, static_cast<mpfr_ptr>(nullptr));
+  mpfr_set_d(r, u1, MPFR_RNDN);
+  mpfr_log(r, r, MPFR_RNDN);
+  mpfr_mul_si(r, r, -2, MPFR_RNDN);  // exact
+  mpfr_sqrt(r, r, MPFR_RNDN);
+  mpfr_set_d(s, 2.0 * std::numbers::pi * u2, MPFR_RNDN);
+  mpfr_sin_cos(s, c, s, MPFR_RNDN);
+  const double radius = mpfr_get_d(r, MPFR_RNDN);
+  spare_ = radius * mpfr_get_d(s, MPFR_RNDN);
+  has_spare_ = true;
+  const double out = radius * mpfr_get_d(c, MPFR_RNDN);
+  mpfr_clears(r, s, c, static_cast<mpfr_ptr>(nullptr));
+  return out;
+}
+
+std::uint64_t trial_seed(std::uint64_t seed, int trial) {
+  std::uint64_t z = seed + 0x9e3779b97f4a7c15ull * (static_cast<std::uint64_t>(trial) + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+double relative_l2_error(std::span<const double> low, std::span<const double> ref) {
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < low.size(); ++i) {
+    if (!std::isfinite(low[i])) return std::numeric_limits<double>::quiet_NaN();
+    const double d = low[i] - ref[i];
+    num += d * d;
+    den += low[i] * low[i];
+  }
+  return den > 0 ? std::sqrt(num) / std::sqrt(den) : (num > 0 ? std::numeric_limits<double>::infinity() : 0.0);
+}
+
+BatchGemm emulator_gemm(const Model& model, int threads) {
+  return [model, threads](const Instruction& in, int batch, int m, int n, int k, const std::vector<std::uint32_t>& a,
+                           const std::vector<std::uint32_t>& b) {
+    // Pad M and N to whole tiles (every element is independent, so padding changes nothing).
+    const int mp = (m + in.m - 1) / in.m * in.m, np = (n + in.n - 1) / in.n * in.n;
+    std::vector<std::uint32_t> d(static_cast<std::size_t>(batch) * m * n);
+    const std::uint32_t c0 = zero_bits(in.c_type, false);
+    parallel_for(static_cast<std::size_t>(batch), threads, [&](std::size_t t) {
+      std::vector<std::uint32_t> ap(static_cast<std::size_t>(mp) * k, zero_bits(in.a_type, false));
+      std::vector<std::uint32_t> bp(static_cast<std::size_t>(k) * np, zero_bits(in.b_type, false));
+      for (int i = 0; i < m; ++i)
+        for (int j = 0; j < k; ++j) ap[static_cast<std::size_t>(i) * k + j] = a[(t * m + i) * k + j];
+      for (int i = 0; i < k; ++i)
+        for (int j = 0; j < n; ++j) bp[static_cast<std::size_t>(i) * np + j] = b[(t * k + i) * n + j];
+      const std::vector<std::uint32_t> c(static_cast<std::size_t>(mp) * np, c0);
+      const std::vector<std::uint32_t> dp = gemm(model, in, mp, np, k, ap, bp, c);
+      for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) d[(t * m + i) * n + j] = dp[static_cast<std::size_t>(i) * np + j];
+    });
+    return d;
+  };
+}
+
+BatchGemm mpfr_gemm(int threads) {
+  return [threads](const Instruction& in, int batch, int m, int n, int k, const std::vector<std::uint32_t>& a,
+                   const std::vector<std::uint32_t>& b) {
+    std::vector<std::uint32_t> d(static_cast<std::size_t>(batch) * m * n);
+    parallel_for(static_cast<std::size_t>(batch), threads, [&](std::size_t t) {
+      std::vector<MpfrValue> av(static_cast<std::size_t>(m) * k), bv(static_cast<std::size_t>(k) * n);
+      for (std::size_t i = 0; i < av.size(); ++i) set_exact(av[i].v, to_double(in.a_type, a[t * av.size() + i]));
+      for (std::size_t i = 0; i < bv.size(); ++i) set_exact(bv[i].v, to_double(in.b_type, b[t * bv.size() + i]));
+      std::vector<mpfr_srcptr> araw(av.size()), braw(bv.size());
+      for (std::size_t i = 0; i < av.size(); ++i) araw[i] = av[i].v;
+      for (std::size_t i = 0; i < bv.size(); ++i) braw[i] = bv[i].v;
+      DotScratch scratch(k);
+      MpfrValue out;
+      for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+          exact_dot(out.v, k, &araw[static_cast<std::size_t>(i) * k], 1, &braw[static_cast<std::size_t>(j)],
+                    static_cast<std::size_t>(n), scratch);
+          d[(t * m + i) * n + j] = round_to(in.d_type, out.v);
+        }
+    });
+    return d;
+  };
+}
+
+Result run(const Config& cfg_in, const BatchGemm& gemm_fn, const Progress& progress) {
+  Config cfg = cfg_in;
+  const Instruction& in = cfg.instr;
+  if (cfg.k == 0) cfg.k = in.k;
+  if (cfg.rows <= 0 || cfg.k <= 0 || cfg.max_len <= 0 || cfg.trials <= 0)
+    throw std::invalid_argument("chain: rows, k, max_len and trials must be positive");
+  if (cfg.k % in.k != 0)
+    throw std::invalid_argument("chain: K = " + std::to_string(cfg.k) + " is not a multiple of " + in.name + "'s K");
+  const int m = cfg.rows, k = cfg.k, n = cfg.k;
+  const std::size_t asz = static_cast<std::size_t>(m) * k, bsz = static_cast<std::size_t>(k) * n;
+  const std::size_t dsz = static_cast<std::size_t>(m) * n;
+  const std::size_t trials = static_cast<std::size_t>(cfg.trials);
+
+  Result result;
+  result.config = cfg;
+  result.trials.resize(trials);
+  for (auto& t : result.trials) t.links.resize(static_cast<std::size_t>(cfg.max_len));
+
+  std::vector<std::unique_ptr<TrialState>> states(trials);
+  // A: drawn in A's format (init low) or fp32.
+  parallel_for(trials, cfg.threads, [&](std::size_t t) {
+    auto s = std::make_unique<TrialState>(trial_seed(cfg.seed, static_cast<int>(t)));
+    s->low.resize(asz);
+    for (auto& v : s->low) v = draw(s->rng, cfg.init, in.a_type);
+    if (cfg.fp32_reference) s->ref32.assign(s->low.begin(), s->low.end());
+    if (cfg.exact_reference) {
+      s->exact = std::vector<MpfrValue>(asz);
+      for (std::size_t i = 0; i < asz; ++i) set_exact(s->exact[i].v, s->low[i]);
+    }
+    states[t] = std::move(s);
+  });
+
+  std::vector<std::uint32_t> abits(trials * asz), bbits(trials * bsz);
+  const std::size_t total = trials * static_cast<std::size_t>(cfg.max_len);
+  for (int link = 1; link <= cfg.max_len; ++link) {
+    // 1. Draw B, convert A and B to the input formats.
+    parallel_for(trials, cfg.threads, [&](std::size_t t) {
+      TrialState& s = *states[t];
+      s.b_low.resize(bsz);
+      for (auto& v : s.b_low) v = draw(s.rng, cfg.init, in.b_type);
+      const Quantized qa = quantize(s.low, in.a_type, cfg.scaling);
+      const Quantized qb = quantize(s.b_low, in.b_type, cfg.scaling);
+      std::copy(qa.bits.begin(), qa.bits.end(), abits.begin() + static_cast<std::ptrdiff_t>(t * asz));
+      std::copy(qb.bits.begin(), qb.bits.end(), bbits.begin() + static_cast<std::ptrdiff_t>(t * bsz));
+      s.alpha = mul32(qa.scale_inv, qb.scale_inv);
+      s.saturated = qa.saturated || qb.saturated;
+    });
+    // 2. The tensor-core products, all trials at once.
+    const std::vector<std::uint32_t> d = gemm_fn(in, cfg.trials, m, n, k, abits, bbits);
+    if (d.size() != trials * dsz) throw std::runtime_error("chain: the GEMM backend returned a wrong size");
+    // 3. References, errors.
+    parallel_for(trials, cfg.threads, [&](std::size_t t) {
+      TrialState& s = *states[t];
+      Trial& tr = result.trials[t];
+      Link& out = tr.links[static_cast<std::size_t>(link - 1)];
+      const std::span<const std::uint32_t> dt(d.data() + t * dsz, dsz);
+      out.d_hash = fnv1a(dt);
+      out.saturated = s.saturated;
+      std::vector<double> low(dsz);
+      bool finite = true;
+      for (std::size_t i = 0; i < dsz; ++i) {
+        double v = to_double(in.d_type, dt[i]);
+        if (cfg.scaling != Scaling::none) v = static_cast<double>(mul32(static_cast<float>(v), s.alpha));
+        finite = finite && std::isfinite(v);
+        low[i] = v;
+      }
+      out.overflow = !finite;
+      if (!finite && tr.first_overflow == 0) tr.first_overflow = link;
+      if (cfg.fp32_reference) {
+        std::vector<float> next(dsz);
+        for (int i = 0; i < m; ++i)
+          for (int j = 0; j < n; ++j) {
+            float acc = 0.0f;
+            for (int q = 0; q < k; ++q)
+              acc = add32(acc, mul32(s.ref32[static_cast<std::size_t>(i) * k + q],
+                                     static_cast<float>(s.b_low[static_cast<std::size_t>(q) * n + j])));
+            next[static_cast<std::size_t>(i) * n + j] = acc;
+          }
+        s.ref32 = std::move(next);
+        const std::vector<double> ref(s.ref32.begin(), s.ref32.end());
+        out.rel_err_fp32 = relative_l2_error(low, ref);
+      }
+      if (cfg.exact_reference) {
+        std::vector<MpfrValue> bex(bsz);
+        for (std::size_t i = 0; i < bsz; ++i) set_exact(bex[i].v, s.b_low[i]);
+        std::vector<mpfr_srcptr> araw(asz), braw(bsz);
+        for (std::size_t i = 0; i < asz; ++i) araw[i] = s.exact[i].v;
+        for (std::size_t i = 0; i < bsz; ++i) braw[i] = bex[i].v;
+        std::vector<MpfrValue> next(dsz);
+        DotScratch scratch(k);
+        for (int i = 0; i < m; ++i)
+          for (int j = 0; j < n; ++j)
+            exact_dot(next[static_cast<std::size_t>(i) * n + j].v, k, &araw[static_cast<std::size_t>(i) * k], 1,
+                      &braw[static_cast<std::size_t>(j)], static_cast<std::size_t>(n), scratch);
+        s.exact = std::move(next);
+        // Error against the exact chain: each difference rounded once to double.
+        double num = 0, den = 0;
+        mpfr_t diff;
+        mpfr_init2(diff, 53);
+        for (std::size_t i = 0; i < dsz && finite; ++i) {
+          mpfr_set_d(diff, low[i], MPFR_RNDN);  // exact: low is a double
+          mpfr_sub(diff, diff, s.exact[i].v, MPFR_RNDN);
+          const double e = mpfr_get_d(diff, MPFR_RNDN);
+          num += e * e;
+          den += low[i] * low[i];
+        }
+        if (cfg.fp32_reference) {
+          double bnum = 0, bden = 0;
+          for (std::size_t i = 0; i < dsz; ++i) {
+            const double r = static_cast<double>(s.ref32[i]);
+            mpfr_set_d(diff, r, MPFR_RNDN);
+            mpfr_sub(diff, diff, s.exact[i].v, MPFR_RNDN);
+            const double e = mpfr_get_d(diff, MPFR_RNDN);
+            bnum += e * e;
+            bden += r * r;
+          }
+          out.baseline_err_exact = bden > 0 ? std::sqrt(bnum) / std::sqrt(bden) : 0.0;
+        }
+        mpfr_clear(diff);
+        out.rel_err_exact = !finite ? std::numeric_limits<double>::quiet_NaN()
+                            : den > 0 ? std::sqrt(num) / std::sqrt(den)
+                                      : (num > 0 ? std::numeric_limits<double>::infinity() : 0.0);
+      }
+      s.low = std::move(low);
+    });
+    if (progress) progress(trials * static_cast<std::size_t>(link), total);
+  }
+  return result;
+}
+
+std::vector<Point> summarize(const Result& r) {
+  std::vector<Point> out;
+  auto median = [](std::vector<double> v) {
+    if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
+    const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+    std::nth_element(v.begin(), mid, v.end());
+    if (v.size() % 2) return *mid;
+    return (*mid + *std::max_element(v.begin(), mid)) / 2;
+  };
+  for (int link = 1; link <= r.config.max_len; ++link) {
+    Point p;
+    p.n = link;
+    p.trials = static_cast<int>(r.trials.size());
+    std::vector<double> e32, eex, base;
+    int saturated = 0;
+    for (const Trial& t : r.trials) {
+      const Link& l = t.links[static_cast<std::size_t>(link - 1)];
+      saturated += l.saturated;
+      if (std::isfinite(l.baseline_err_exact)) base.push_back(l.baseline_err_exact);
+      if (l.overflow) continue;
+      ++p.finite;
+      if (std::isfinite(l.rel_err_fp32)) e32.push_back(l.rel_err_fp32);
+      if (std::isfinite(l.rel_err_exact)) eex.push_back(l.rel_err_exact);
+    }
+    auto mean = [](const std::vector<double>& v) {
+      if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
+      double s = 0;
+      for (double x : v) s += x;
+      return s / static_cast<double>(v.size());
+    };
+    p.mean_rel_err_fp32 = mean(e32);
+    p.mean_rel_err_exact = mean(eex);
+    p.mean_baseline_err_exact = mean(base);
+    p.median_rel_err_fp32 = median(e32);
+    p.median_rel_err_exact = median(eex);
+    p.overflow_fraction = 1.0 - static_cast<double>(p.finite) / p.trials;
+    p.saturated_fraction = static_cast<double>(saturated) / p.trials;
+    out.push_back(p);
+  }
+  return out;
+}
+
+}  // namespace tcnum::chain

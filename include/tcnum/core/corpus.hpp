@@ -1,0 +1,81 @@
+// Corpus files (.tcc / .tcc.gz): one device-recorded case per line, see docs/corpus-format.md.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tcnum/core/instruction.hpp"
+#include "tcnum/core/model.hpp"
+
+namespace tcnum {
+
+struct CorpusCase {
+  std::string arch;  // as written, e.g. "sm_90"
+  int sm = 0;
+  Instruction instruction;
+  std::vector<std::uint32_t> a, b;
+  std::uint32_t c = 0, d = 0;
+};
+
+// Parses one case line; on failure returns nullopt and sets `why`.
+std::optional<CorpusCase> parse_case_line(const std::string& line, std::string& why);
+std::string format_case_line(const std::string& arch, const Instruction& in, const std::vector<std::uint32_t>& a,
+                             const std::vector<std::uint32_t>& b, std::uint32_t c, std::uint32_t d);
+std::string hex_field(Format f, std::uint32_t bits);
+
+// Reads plain or gzip-compressed files alike.
+class CorpusReader {
+ public:
+  explicit CorpusReader(const std::string& path);  // throws std::runtime_error if unreadable
+  ~CorpusReader();
+  CorpusReader(const CorpusReader&) = delete;
+  CorpusReader& operator=(const CorpusReader&) = delete;
+
+  enum class Status { case_read, malformed, end };
+  // Skips comments and blank lines. On `malformed`, `why` holds the reason.
+  Status next(CorpusCase& out, std::string& why);
+  std::size_t line_number() const { return line_; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::size_t line_ = 0;
+};
+
+// Writes plain text, or gzip when the path ends in ".gz".
+class CorpusWriter {
+ public:
+  explicit CorpusWriter(const std::string& path, bool append = false);
+  ~CorpusWriter();
+  CorpusWriter(const CorpusWriter&) = delete;
+  CorpusWriter& operator=(const CorpusWriter&) = delete;
+  void comment(const std::string& text);
+  void write(const std::string& line);
+  void flush();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Replay: every case evaluated with the built-in model of its arch, or `override_model`.
+struct ReplayIssue {
+  std::string file;
+  std::size_t line = 0;
+  bool malformed = false;
+  std::string reason;    // malformed: why; mismatch: empty
+  std::optional<CorpusCase> kase;
+  std::uint32_t emulated = 0;
+};
+
+struct ReplayTally {
+  std::size_t passed = 0, failed = 0;
+};
+
+ReplayTally replay_file(const std::string& path, const Model* override_model,
+                        const std::function<void(const ReplayIssue&)>& on_issue);
+
+}  // namespace tcnum

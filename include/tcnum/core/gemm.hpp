@@ -1,0 +1,29 @@
+// GEMM level: any M×N×K computed as the device would with tiles of one instruction.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "tcnum/core/instruction.hpp"
+#include "tcnum/core/model.hpp"
+
+namespace tcnum {
+
+struct GemmOptions {
+  // Order in which the K/in.k k-steps feed the accumulator; empty = ascending (0, 1, 2, ...).
+  // Must be a permutation of 0..steps-1.
+  std::vector<int> k_order;
+  // Split-K: the k-steps (in k_order) are cut into split_k contiguous slices; slice 0 starts
+  // from C, the others from +0; the partial results are then reduced in slice order
+  // (((p0 + p1) + p2) + ...) with IEEE fp32 round-to-nearest additions, as a CUDA-core
+  // reduction kernel does; the sum is finally rounded to D's format (RNE) if D is f16.
+  int split_k = 1;
+};
+
+// Raw bits, one element per uint32: A M×K row-major (in.a_type), B K×N row-major
+// (in.b_type), C M×N row-major (in.c_type). Returns D M×N row-major (in.d_type).
+// K is padded with zeros to a multiple of in.k. Throws std::invalid_argument on bad sizes/options.
+std::vector<std::uint32_t> gemm(const Model& model, const Instruction& in, int m, int n, int k,
+                                const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b,
+                                const std::vector<std::uint32_t>& c, const GemmOptions& opt = {});
+
+}  // namespace tcnum

@@ -1,0 +1,81 @@
+// A model of the tensor-core datapath: plain data, built in per architecture or loaded from JSON.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tcnum/core/format.hpp"
+#include "tcnum/core/instruction.hpp"
+
+namespace tcnum {
+
+// Where C joins the sum: aligned together with the first block's products, added (with the
+// same alignment rule) as a block of its own after all products, or added to the rounded
+// product chain by one exact IEEE addition rounded into D with output_rounding (the chain
+// then starts from +0, as an MMA whose C is the zero register, followed by FADD/HADD2).
+enum class AddendEntry : std::uint8_t { first_block, last_block, ieee_add };
+
+// Parameters of the one datapath (see docs/models.md for the meaning and evidence of each).
+struct DatapathParams {
+  int frac_bits = 24;       // F: fraction bits kept below the largest exponent when aligning
+  int block_size = 8;       // Kb: products fused per step; 0 = all K in one block
+  Format block_format = Format::fp32;           // where a block result lives before the next block
+  Rounding block_rounding = Rounding::toward_zero;  // normalise+round of each block result
+  Rounding output_rounding = Rounding::nearest_even;  // to D when D is narrower than block_format
+  bool output_direct = true;  // last block rounds straight to D (no double rounding via block_format)
+  AddendEntry addend = AddendEntry::first_block;
+  bool flush_subnormal_inputs = false;
+  bool overflow_to_inf = true;  // a finite sum beyond the format's range gives ±Inf (else ±max)
+  // Precision of a block result: its significand is cut (block_rounding) to this many
+  // fraction bits below its own leading bit before it is stored; 0 = block_format's own.
+  int block_result_frac_bits = 0;
+  // IEEE signs zero results (-0 from all -0 addends, or a negative value that underflows);
+  // false: every zero result is +0.
+  bool negative_zero_results = true;
+  // A and B are converted (exactly) to this format before the datapath sees them, so their
+  // nominal exponents are its own (sm_90 fp8 mma: unpacked to f16 for an f16 HMMA).
+  std::optional<Format> unpack_format;
+  // The K products run as this many chained passes (sub-MMAs); pass p takes the products k
+  // with (k / pass_interleave) % k_passes == p, in order, cut into blocks of at most
+  // block_size; each pass's result is the next pass's addend. 1 = one pass (all K in order).
+  int k_passes = 1;
+  int pass_interleave = 1;
+  // The alignment exponent of a block is at least this (a floor under the largest nominal
+  // exponent): terms are then truncated to 2^(max(emax, floor) - F). None = no floor.
+  std::optional<int> align_exponent_floor;
+
+  bool operator==(const DatapathParams&) const = default;
+};
+
+// The "exact" model: every term kept, one block, round to nearest even.
+DatapathParams exact_params();
+
+// Which instructions a rule applies to; empty fields match anything.
+enum class InputClass : std::uint8_t { f16, bf16, tf32, fp8 };
+InputClass input_class(const Instruction& in);
+
+struct ModelRule {
+  std::optional<Family> family;
+  std::optional<InputClass> inputs;
+  std::optional<Format> d_type;
+  DatapathParams params;
+  std::string source;   // evidence: paper, corpus, probe
+  bool validated = false;  // confirmed on hardware by tcnum's own corpora
+};
+
+struct Model {
+  std::string name;   // e.g. "sm_90"
+  int sm = 0;
+  std::string description;
+  std::vector<ModelRule> rules;  // first match wins
+
+  // Throws std::invalid_argument naming the instruction when no rule matches.
+  const DatapathParams& params_for(const Instruction& in) const;
+};
+
+const Model& builtin_model(int sm);   // sm_70, 75, 80, 86, 89, 90, 100
+Model model_from_json(const std::string& text);  // throws std::invalid_argument with the reason
+std::string model_to_json(const Model& m);
+Model load_model_file(const std::string& path);
+
+}  // namespace tcnum

@@ -1,0 +1,71 @@
+// Reproducible input generators for the cases of one MMA instruction.
+//
+// Reproducibility: the output depends only on (the instruction's a/b/c/d types and K,
+// the distribution, count, seed) — never on the platform, compiler or standard library.
+// The only randomness is std::mt19937_64 (whose output sequence the C++ standard fixes)
+// seeded with `seed`; every distribution is built from it with integer arithmetic and
+// exact rejection sampling, no std::*_distribution. Normals come from a Marsaglia–Tsang
+// ziggurat whose tables, wedge and tail tests (exp, log) are computed by MPFR, which
+// rounds correctly and so gives the same bits everywhere; its fast path is an integer
+// comparison and one IEEE multiplication. Draws happen in a fixed order, and case i only uses
+// draws made after case i-1's, so generate(in, d, n, s) is a prefix of
+// generate(in, d, m, s) for n <= m.
+//
+// All values are valid raw patterns of their format: only its storage bits are set
+// (fp16 in the low 16 bits of the uint32, ...), tf32 registers have their low 13 bits
+// zero except under `randbits`. Special values (NaN, Inf) appear only under `special`.
+//
+// Distributions:
+//  normal   a_k, b_k ~ N(0,1) rounded to nearest even into A's and B's formats; C ~ N(0,1)
+//           rounded into C's format (the setup of Sun et al., §8). Each normal is drawn
+//           as a double (53-bit ziggurat sample), then rounded into the format.
+//  randbits Every element a uniformly random finite bit pattern of its format (all
+//           exponents, subnormals and ±0 included: NaN and Inf patterns are redrawn);
+//           tf32 registers also get random low 13 bits, which the hardware ignores.
+//  spread   Exponents spread so that alignment truncation matters: one lead term (C with
+//           probability 1/4, else a random product) has exponent L near the top of the
+//           range all terms and D can hold; every other product and C has exponent
+//           L - d with d uniform in [5, 30]. Products are split into factors with
+//           random exponents (subnormal factors only where needed); significands and
+//           signs are uniform.
+//  cancel   Near-cancelling sums: a and b normal as above, then the K products are paired
+//           at random (pair i, j) with a_j = -a_i and b_j = b_i, each then nudged by one
+//           ulp up or down with probability 1/4 each, so a_i b_i ≈ -a_j b_j; C is -sum
+//           of the products rounded into C's format, nudged by ±1 ulp with probability 1/2.
+//  special  As `normal`, but every element (each a_k, b_k and C) is, with probability 1/8,
+//           replaced by one of ±0, ±Inf (not in e4m3, which has none), NaN (random sign
+//           and payload), ±max finite, ±min subnormal, ±min normal, chosen uniformly.
+//  subnorm  The bottom of the range. Half of the products have one factor subnormal (or
+//           within 4 binades above the smallest normal) and the other aimed so the
+//           product lands near the bottom of D's range (from 2 binades below D's smallest
+//           subnormal to 2 above its smallest normal), or tiny too where that aim is out
+//           of reach; the other half have both factors tiny. C is tiny (subnormal or
+//           within 4 binades of the smallest normal), ±0 with probability 1/8.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tcnum/core/instruction.hpp"
+
+namespace tcnum {
+
+struct GeneratedCase {
+  std::vector<std::uint32_t> a, b;  // K raw elements each, in the instruction's A and B types
+  std::uint32_t c = 0;              // raw C in its type
+};
+
+// The names above, in that order.
+std::vector<std::string> distribution_names();
+
+// One line describing a distribution; std::invalid_argument for an unknown name.
+std::string_view distribution_description(std::string_view dist);
+
+// `count` cases of `in` from distribution `dist` with `seed`. Throws std::invalid_argument
+// (listing the valid names) for an unknown distribution.
+std::vector<GeneratedCase> generate(const Instruction& in, std::string_view dist, std::size_t count,
+                                    std::uint64_t seed);
+
+}  // namespace tcnum

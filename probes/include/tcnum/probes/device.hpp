@@ -1,0 +1,58 @@
+// Running real tensor-core instructions on a GPU (built only when CUDA is found:
+// TCNUM_HAVE_CUDA). Results are raw bits, exactly as the device wrote them.
+#pragma once
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tcnum/core/instruction.hpp"
+
+namespace tcnum::device {
+
+// No GPU, wrong architecture, out of memory, a failed CUDA call: the message says which.
+class DeviceError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// One dot-product case: K raw elements of one row of A and one column of B, and C.
+struct Case {
+  std::vector<std::uint32_t> a;
+  std::vector<std::uint32_t> b;
+  std::uint32_t c = 0;
+};
+
+enum class ASource : std::uint8_t { shared_memory, registers };  // wgmma only
+
+struct RunOptions {
+  ASource a_source = ASource::shared_memory;
+  int device = 0;
+};
+
+struct DeviceInfo {
+  std::string name;
+  int sm = 0;            // 90 for H100/H200
+  std::string driver;    // e.g. "575.57.08"
+  std::string runtime;   // CUDA runtime version, e.g. "13.0"
+};
+
+bool available(std::string* why_not = nullptr);
+DeviceInfo info(int device = 0);
+
+// Full tiles: tiles × (M×K row-major A, K×N B stored column by column, i.e. [n][k],
+// M×N row-major C) -> tiles × M×N row-major D. Every element holds its raw bits
+// in the low bits of a uint32.
+std::vector<std::uint32_t> run_tiles(const Instruction& in, int tiles, const std::vector<std::uint32_t>& a,
+                                     const std::vector<std::uint32_t>& b, const std::vector<std::uint32_t>& c,
+                                     const RunOptions& opt = {});
+
+// Independent cases packed into tiles (case i -> one diagonal element of some tile).
+std::vector<std::uint32_t> run_cases(const Instruction& in, const std::vector<Case>& cases,
+                                     const RunOptions& opt = {});
+
+// The layout self-check: small integers whose products and sums are exact must give the
+// exact integer results in every output element. Returns "" when it passes, else a report.
+std::string self_check(const Instruction& in, const RunOptions& opt = {});
+
+}  // namespace tcnum::device
