@@ -1,0 +1,157 @@
+// The compiled half of `import tcnum`: thin wrappers over the core library on raw-bit arrays.
+// Python (python/tcnum) maps dtypes to formats and checks shapes; everything per element
+// happens here, with the GIL released around the arithmetic.
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "bits.hpp"
+#include "corpus_binding.hpp"
+#include "gemm_threads.hpp"
+#include "timing.hpp"
+
+namespace tcnum::python {
+namespace {
+
+Format format_named(const std::string& name) {
+  if (auto f = parse_format(name)) return *f;
+  throw std::invalid_argument("unknown format '" + name + "'; valid: f32, f16, bf16, tf32, e4m3, e5m2");
+}
+
+nb::dict instruction_dict(const Instruction& in) {
+  static const char* families[] = {"mma", "wgmma", "tcgen05"};
+  nb::dict d;
+  d["name"] = in.name;
+  d["family"] = families[static_cast<int>(in.family)];
+  d["m"] = in.m;
+  d["n"] = in.n;
+  d["k"] = in.k;
+  d["a"] = std::string(name_of(in.a_type));
+  d["b"] = std::string(name_of(in.b_type));
+  d["c"] = std::string(name_of(in.c_type));
+  d["d"] = std::string(name_of(in.d_type));
+  d["min_sm"] = in.min_sm;
+  d["max_sm"] = in.max_sm;
+  return d;
+}
+
+void expect_size(const char* what, std::size_t got, std::size_t want) {
+  if (got != want)
+    throw std::invalid_argument(std::string(what) + " has " + std::to_string(got) + " elements, expected " +
+                                std::to_string(want));
+}
+
+// d[i] = mma_element(a[i, :], b[i, :], c[i]) for `count` independent elements.
+ArrayOut mma_elements(const Model& model, const std::string& name, const BitsIn& a, const BitsIn& b, const BitsIn& c) {
+  const Instruction in = find_instruction(name, model.sm);
+  const std::vector<std::uint32_t> av = widen(a, "a"), bv = widen(b, "b"), cv = widen(c, "c");
+  const std::size_t count = cv.size(), k = static_cast<std::size_t>(in.k);
+  expect_size("a", av.size(), count * k);
+  expect_size("b", bv.size(), count * k);
+  std::vector<std::uint32_t> d(count);
+  {
+    nb::gil_scoped_release unlocked;
+    const DatapathParams& p = model.params_for(in);
+    for (std::size_t i = 0; i < count; ++i)
+      d[i] = mma_element(p, in, {av.data() + i * k, k}, {bv.data() + i * k, k}, cv[i]);
+  }
+  return storage_array(d, in.d_type, {count});
+}
+
+// `tiles` whole instruction tiles: A tiles×M×K, B tiles×K×N (row-major, as Python writes
+// matrices), C and D tiles×M×N.
+ArrayOut mma_tiles(const Model& model, const std::string& name, const BitsIn& a, const BitsIn& b, const BitsIn& c,
+                   std::size_t tiles) {
+  const Instruction in = find_instruction(name, model.sm);
+  const std::size_t M = static_cast<std::size_t>(in.m), N = static_cast<std::size_t>(in.n),
+                    K = static_cast<std::size_t>(in.k);
+  const std::vector<std::uint32_t> av = widen(a, "a"), bv = widen(b, "b"), cv = widen(c, "c");
+  expect_size("a", av.size(), tiles * M * K);
+  expect_size("b", bv.size(), tiles * K * N);
+  expect_size("c", cv.size(), tiles * M * N);
+  std::vector<std::uint32_t> d(tiles * M * N);
+  {
+    nb::gil_scoped_release unlocked;
+    std::vector<std::uint32_t> bt(N * K);  // mma_tile takes B as N×K
+    for (std::size_t t = 0; t < tiles; ++t) {
+      const std::uint32_t* bk = bv.data() + t * K * N;
+      for (std::size_t kk = 0; kk < K; ++kk)
+        for (std::size_t j = 0; j < N; ++j) bt[j * K + kk] = bk[kk * N + j];
+      mma_tile(model, in, av.data() + t * M * K, bt.data(), cv.data() + t * M * N, d.data() + t * M * N);
+    }
+  }
+  return storage_array(d, in.d_type, {tiles, M, N});
+}
+
+ArrayOut gemm_bits(const Model& model, const std::string& name, const BitsIn& a, const BitsIn& b, const BitsIn& c, int m,
+                   int n, int k, const std::vector<int>& k_order, int split_k, int threads) {
+  const Instruction in = find_instruction(name, model.sm);
+  const std::vector<std::uint32_t> av = widen(a, "a"), bv = widen(b, "b"), cv = widen(c, "c");
+  GemmOptions opt;
+  opt.k_order = k_order;
+  opt.split_k = split_k;
+  set_threads(opt, threads);
+  std::vector<std::uint32_t> d;
+  {
+    nb::gil_scoped_release unlocked;
+    d = gemm(model, in, m, n, k, av, bv, cv, opt);
+  }
+  return storage_array(d, in.d_type, {static_cast<std::size_t>(m), static_cast<std::size_t>(n)});
+}
+
+}  // namespace
+}  // namespace tcnum::python
+
+NB_MODULE(_tcnum, m) {
+  using namespace tcnum;
+  using namespace tcnum::python;
+  m.doc() = "tcnum's compiled core; use the `tcnum` package, not this module.";
+
+  nb::class_<Model>(m, "Model")
+      .def_static("builtin", [](int sm) { return builtin_model(sm); }, nb::arg("sm"))
+      .def_static("from_json", &model_from_json, nb::arg("text"))
+      .def("to_json", [](const Model& self) { return model_to_json(self); })
+      .def_ro("name", &Model::name)
+      .def_ro("sm", &Model::sm);
+
+  m.def("parse_arch", [](const std::string& arch) { return parse_arch(arch); }, nb::arg("arch"));
+  m.def("known_archs", &known_archs);
+  m.def("instructions", [](int sm) {
+    nb::list out;
+    for (const Instruction& in : instructions_for(sm)) out.append(instruction_dict(in));
+    return out;
+  }, nb::arg("sm"));
+  m.def("instruction", [](const std::string& name, int sm) { return instruction_dict(find_instruction(name, sm)); },
+        nb::arg("name"), nb::arg("sm"));
+
+  m.def("decode", [](const BitsIn& bits, const std::string& format) {
+    const Format f = format_named(format);
+    const std::vector<std::uint32_t> v = widen(bits, "bits");
+    std::vector<double> out(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) out[i] = to_double(f, v[i]);
+    return float64_array(std::move(out), {v.size()});
+  }, nb::arg("bits"), nb::arg("format"), "Exact values of raw bits (flat float64 array).");
+  m.def("encode", [](nb::ndarray<const double, nb::c_contig, nb::device::cpu> x, const std::string& format,
+                     bool toward_zero, bool satfinite) {
+    const Format f = format_named(format);
+    std::vector<std::uint32_t> out(x.size());
+    const Rounding mode = toward_zero ? Rounding::toward_zero : Rounding::nearest_even;
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = encode(f, x.data()[i], mode, satfinite);
+    return storage_array(out, f, {out.size()});
+  }, nb::arg("values"), nb::arg("format"), nb::arg("toward_zero") = false, nb::arg("satfinite") = false,
+        "Raw bits of float64 values rounded into a format (flat array of its storage width).");
+
+  m.def("import_dlpack", &import_dlpack, nb::arg("x"));
+  m.def("mma_elements", &mma_elements, nb::arg("model"), nb::arg("instruction"), nb::arg("a"), nb::arg("b"),
+        nb::arg("c"));
+  m.def("mma_tiles", &mma_tiles, nb::arg("model"), nb::arg("instruction"), nb::arg("a"), nb::arg("b"), nb::arg("c"),
+        nb::arg("tiles"));
+  m.def("gemm", &gemm_bits, nb::arg("model"), nb::arg("instruction"), nb::arg("a"), nb::arg("b"), nb::arg("c"),
+        nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("k_order"), nb::arg("split_k"), nb::arg("threads"));
+
+  bind_corpus(m);
+  bind_timing(m);
+}

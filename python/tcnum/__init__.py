@@ -1,0 +1,25 @@
+"""tcnum: bit-exact NVIDIA tensor-core MMA numerics on the CPU, for numpy/ml_dtypes arrays.
+
+    import numpy as np, ml_dtypes, tcnum
+    a = np.random.randn(64, 32).astype(ml_dtypes.bfloat16)
+    b = np.random.randn(32, 48).astype(ml_dtypes.bfloat16)
+    d = tcnum.gemm(a, b)                 # float32 D, as an H100 (sm_90) computes it
+    d.instruction.name                   # 'wgmma.m64n256k16.f32.bf16.bf16'
+    tcnum.testing.assert_bitexact(kernel_output, d)
+
+See docs/python.md.
+"""
+
+from . import testing
+from ._arrays import FORMATS, decode, encode, from_bits, to_bits
+from ._catalog import Instruction, arch_number, instruction, instructions, model, natural_instruction
+from ._corpus import CorpusCases, ReplayFailure, ReplayResult, read_corpus, replay
+from ._ops import GemmResult, gemm, mma, mma_element
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "FORMATS", "CorpusCases", "GemmResult", "Instruction", "ReplayFailure", "ReplayResult", "arch_number",
+    "decode", "encode", "from_bits", "gemm", "instruction", "instructions", "mma", "mma_element", "model",
+    "natural_instruction", "read_corpus", "replay", "testing", "to_bits",
+]
