@@ -83,7 +83,7 @@ def test_replay_reports_a_planted_mismatch_and_a_malformed_line(tmp_path):
 def test_replay_with_a_changed_model_fails_where_the_hardware_disagrees(corpus_files):
     """A model is data: keeping more fraction bits than the H100 does (F = 30) must break
     replay of its bf16 corpus, and the unchanged dict must not."""
-    path = next(f for f in corpus_files if "mma.m16n8k16.f32.bf16" in f.name)
+    path = next(f for f in corpus_files if "h100" in f.parts and f.name.startswith("mma.m16n8k16.f32.bf16"))
     model = tcnum.model("sm_90")
     assert tcnum.replay(path, model=model).failed == 0
     for rule in model["rules"]:
