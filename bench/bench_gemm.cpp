@@ -26,6 +26,8 @@
 #include "tcnum/core/gemm.hpp"
 #include "tcnum/core/instruction.hpp"
 #include "tcnum/core/model.hpp"
+#include "tcnum/core/plan.hpp"
+#include "tcnum/reference/mpfr_reference.hpp"
 
 namespace {
 
@@ -38,11 +40,15 @@ struct Config {
   const char* instruction;
 };
 
+// The instruction classes of the fast kernel on sm_90, plus sm_80 bf16 (two blocks per step).
 const Config kConfigs[] = {
-    {"bf16_mma_sm80", 80, "mma.m16n8k16.f32.bf16.bf16.f32"},
-    {"f16_wgmma_sm90", 90, "wgmma.m64n256k16.f32.f16.f16"},
-    {"tf32_mma_sm80", 80, "mma.m16n8k8.f32.tf32.tf32.f32"},
+    {"bf16_mma_sm90", 90, "mma.m16n8k16.f32.bf16.bf16.f32"},
+    {"bf16_wgmma_sm90", 90, "wgmma.m64n256k16.f32.bf16.bf16"},
+    {"f16_f16_wgmma_sm90", 90, "wgmma.m64n256k16.f16.f16.f16"},
+    {"tf32_wgmma_sm90", 90, "wgmma.m64n256k8.f32.tf32.tf32"},
     {"e4m3_wgmma_sm90", 90, "wgmma.m64n256k32.f32.e4m3.e4m3"},
+    {"e4m3_mma_sm90", 90, "mma.m16n8k32.f32.e4m3.e4m3.f32"},
+    {"bf16_mma_sm80", 80, "mma.m16n8k16.f32.bf16.bf16.f32"},
 };
 
 Bits random_bits(tcnum::Format f, std::size_t n, std::uint64_t seed) {
@@ -102,8 +108,12 @@ void BM_EigenFloatGemm(benchmark::State& state) {
   state.counters["MAC/s"] = benchmark::Counter(double(s) * s * s * state.iterations(), benchmark::Counter::kIsRate);
 }
 
+// Args: size, threads (0 = all cores), path (0 fast, 1 reference).
 void BM_Gemm(benchmark::State& state, const Config& cfg) {
   const int s = static_cast<int>(state.range(0));
+  tcnum::GemmOptions opt;
+  opt.threads = static_cast<int>(state.range(1));
+  opt.path = state.range(2) ? tcnum::GemmOptions::Path::reference : tcnum::GemmOptions::Path::fast;
   const tcnum::Instruction in = tcnum::find_instruction(cfg.instruction, cfg.sm);
   const tcnum::Model& model = tcnum::builtin_model(cfg.sm);
   const std::size_t n = std::size_t(s) * s;
@@ -113,7 +123,7 @@ void BM_Gemm(benchmark::State& state, const Config& cfg) {
   for (auto _ : state) {
     const auto t0 = Clock::now();
     const double c0 = process_cpu_seconds();
-    Bits d = tcnum::gemm(model, in, s, s, s, a, b, c);
+    Bits d = tcnum::gemm(model, in, s, s, s, a, b, c, opt);
     benchmark::DoNotOptimize(d.data());
     total.cpu += process_cpu_seconds() - c0;
     total.wall += std::chrono::duration<double>(Clock::now() - t0).count();
@@ -125,32 +135,61 @@ void BM_Gemm(benchmark::State& state, const Config& cfg) {
   state.counters["eigen_us"] = eigen.wall * 1e6;
   state.counters["MAC/s"] = benchmark::Counter(double(n) * s * state.iterations(), benchmark::Counter::kIsRate);
   state.counters["calls/s"] = benchmark::Counter(double(n) * steps * state.iterations(), benchmark::Counter::kIsRate);
-  state.SetLabel(cfg.instruction);
+  state.counters["threads"] = opt.threads;
+  state.SetLabel(std::string(cfg.instruction) + (state.range(2) ? " reference" : " fast ") + tcnum::simd_path());
 }
 
+// One element per iteration, cycling through 256 inputs. Arg: 0 = through the compiled plan
+// (fast kernel), 1 = the reference datapath, 2 = MPFR's exact dot product rounded into D.
 void BM_MmaElement(benchmark::State& state, const Config& cfg) {
   const tcnum::Instruction in = tcnum::find_instruction(cfg.instruction, cfg.sm);
-  const tcnum::DatapathParams& p = tcnum::builtin_model(cfg.sm).params_for(in);
-  constexpr std::size_t kCases = 256;  // cycle through a few inputs so branches are not all predicted
+  const tcnum::MmaPlan plan = tcnum::compile_plan(tcnum::builtin_model(cfg.sm), in);
+  constexpr std::size_t kCases = 256;
   const Bits a = random_bits(in.a_type, kCases * in.k, 4), b = random_bits(in.b_type, kCases * in.k, 5);
   const Bits c = random_bits(in.c_type, kCases, 6);
   const std::size_t k = static_cast<std::size_t>(in.k);
+  const auto how = state.range(0);
   std::size_t i = 0;
   for (auto _ : state) {
-    std::uint32_t d = tcnum::mma_element(p, in, {a.data() + i * k, k}, {b.data() + i * k, k}, c[i]);
+    const std::span<const std::uint32_t> ai{a.data() + i * k, k}, bi{b.data() + i * k, k};
+    std::uint32_t d = how == 0   ? tcnum::mma_element(plan, ai, bi, c[i])
+                      : how == 1 ? tcnum::mma_element_reference(plan.params, in, ai, bi, c[i])
+                                 : tcnum::exact_dot_rounded(in.a_type, in.b_type, in.c_type, ai, bi, c[i], in.d_type,
+                                                            tcnum::Rounding::nearest_even);
     benchmark::DoNotOptimize(d);
     i = (i + 1) % kCases;
   }
+  state.SetLabel(std::string(cfg.instruction) + (how == 0 ? " plan" : how == 1 ? " reference" : " mpfr-exact"));
+}
+
+// A batch of independent elements (replay, check, fuzz): elements per second.
+void BM_MmaBatch(benchmark::State& state, const Config& cfg) {
+  const tcnum::Instruction in = tcnum::find_instruction(cfg.instruction, cfg.sm);
+  const tcnum::MmaPlan plan = tcnum::compile_plan(tcnum::builtin_model(cfg.sm), in);
+  constexpr std::size_t kCases = 4096;
+  const Bits a = random_bits(in.a_type, kCases * in.k, 4), b = random_bits(in.b_type, kCases * in.k, 5);
+  const Bits c = random_bits(in.c_type, kCases, 6);
+  Bits d(kCases);
+  for (auto _ : state) {
+    tcnum::mma_batch(plan, kCases, a.data(), b.data(), c.data(), d.data());
+    benchmark::DoNotOptimize(d.data());
+  }
+  state.counters["elements/s"] = benchmark::Counter(double(kCases) * state.iterations(), benchmark::Counter::kIsRate);
   state.SetLabel(cfg.instruction);
 }
 
 int register_all() {
-  for (int s : {64, 128, 256}) benchmark::RegisterBenchmark("EigenFloatGemm", BM_EigenFloatGemm)->Arg(s)->Unit(benchmark::kMillisecond);
+  for (int s : {256, 512, 1024}) benchmark::RegisterBenchmark("EigenFloatGemm", BM_EigenFloatGemm)->Arg(s)->Unit(benchmark::kMillisecond);
   for (const Config& cfg : kConfigs)
     benchmark::RegisterBenchmark((std::string("Gemm/") + cfg.label).c_str(), BM_Gemm, cfg)
-        ->Arg(64)->Arg(128)->Arg(256)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
+        ->Args({256, 1, 0})->Args({512, 1, 0})->Args({1024, 1, 0})->Args({256, 0, 0})->Args({1024, 0, 0})
+        ->Args({256, 1, 1})->ArgNames({"size", "threads", "reference"})
+        ->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
   for (const Config& cfg : kConfigs)
-    benchmark::RegisterBenchmark((std::string("MmaElement/") + cfg.label).c_str(), BM_MmaElement, cfg);
+    benchmark::RegisterBenchmark((std::string("MmaElement/") + cfg.label).c_str(), BM_MmaElement, cfg)
+        ->Arg(0)->Arg(1)->Arg(2)->ArgNames({"path"});
+  for (const Config& cfg : kConfigs)
+    benchmark::RegisterBenchmark((std::string("MmaBatch/") + cfg.label).c_str(), BM_MmaBatch, cfg);
   return 0;
 }
 const int registered = register_all();

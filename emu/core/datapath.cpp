@@ -1,4 +1,6 @@
-// The one datapath: d = c + sum_k a_k*b_k, block by block, as the model describes.
+// The reference datapath: d = c + sum_k a_k*b_k, block by block, as the model describes, term by
+// term with exact wide sums. It is the oracle the fast kernel (fast_kernel.cpp) is tested
+// against, and the path for every lane the fast kernel hands back.
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
@@ -6,6 +8,7 @@
 
 #include "accumulator.hpp"
 #include "tcnum/core/dot.hpp"
+#include "tcnum/core/plan.hpp"
 
 namespace tcnum {
 namespace {
@@ -148,8 +151,8 @@ BlockOut ieee_add(const Decoded& x, Format fx, const Decoded& y, Format fy, cons
 
 }  // namespace
 
-std::uint32_t mma_element(const DatapathParams& p, const Instruction& in, std::span<const std::uint32_t> a,
-                          std::span<const std::uint32_t> b, std::uint32_t c) {
+std::uint32_t mma_element_reference(const DatapathParams& p, const Instruction& in, std::span<const std::uint32_t> a,
+                                    std::span<const std::uint32_t> b, std::uint32_t c) {
   const int k = in.k;
   if (static_cast<int>(a.size()) != k || static_cast<int>(b.size()) != k)
     throw std::invalid_argument(in.name + ": expected " + std::to_string(k) + " elements of A and of B");
@@ -165,10 +168,7 @@ std::uint32_t mma_element(const DatapathParams& p, const Instruction& in, std::s
 
   // Product order: pass by pass (one pass: 0..K-1); consecutive blocks of `block` in it.
   thread_local std::vector<int> order;
-  order.clear();
-  for (int pass = 0; pass < p.k_passes; ++pass)
-    for (int i = 0; i < k; ++i)
-      if ((i / p.pass_interleave) % p.k_passes == pass) order.push_back(i);
+  order = product_schedule(p, k);
   const Format fa = p.unpack_format.value_or(in.a_type), fb = p.unpack_format.value_or(in.b_type);
   auto operand = [&](Format f, Format to, std::uint32_t bits) {
     if (f != to) bits = encode(to, to_double(f, bits));  // exact: fp8 -> f16
@@ -227,13 +227,25 @@ std::uint32_t mma_element(const DatapathParams& p, const Instruction& in, std::s
   return nan_out;  // unreachable: the last block returns
 }
 
+std::uint32_t mma_element(const DatapathParams& p, const Instruction& in, std::span<const std::uint32_t> a,
+                          std::span<const std::uint32_t> b, std::uint32_t c) {
+  // One compiled plan per thread, kept while callers repeat the same (params, instruction).
+  thread_local std::optional<MmaPlan> plan;
+  if (!plan || plan->instruction.name != in.name || plan->instruction.c_type != in.c_type || !(plan->params == p))
+    plan = compile_plan(p, in);
+  return mma_element(*plan, a, b, c);
+}
+
 void mma_tile(const Model& model, const Instruction& in, const std::uint32_t* a, const std::uint32_t* b,
               const std::uint32_t* c, std::uint32_t* d) {
-  const DatapathParams& p = model.params_for(in);
+  const MmaPlan plan = compile_plan(model, in);
+  std::vector<std::uint32_t> arows, bcols;  // element (i, j)'s row of A and column of B, case by case
   for (int i = 0; i < in.m; ++i)
-    for (int j = 0; j < in.n; ++j)
-      d[i * in.n + j] = mma_element(p, in, {a + i * in.k, static_cast<std::size_t>(in.k)},
-                                    {b + j * in.k, static_cast<std::size_t>(in.k)}, c[i * in.n + j]);
+    for (int j = 0; j < in.n; ++j) {
+      arows.insert(arows.end(), a + i * in.k, a + (i + 1) * in.k);
+      bcols.insert(bcols.end(), b + j * in.k, b + (j + 1) * in.k);
+    }
+  mma_batch(plan, static_cast<std::size_t>(in.m) * static_cast<std::size_t>(in.n), arows.data(), bcols.data(), c, d);
 }
 
 }  // namespace tcnum

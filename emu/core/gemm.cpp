@@ -13,14 +13,20 @@
 //     round-to-nearest-even additions, then rounded (RNE) to D's format if D is f16.
 //     NaN results are written as D's canonical NaN.
 //
-// Rows are spread over threads (std::thread::hardware_concurrency(), or TCNUM_THREADS from
-// the environment); every element is computed independently, so results do not depend on
+// Evaluation: A and B are decoded once into planes (signed significand, nominal exponent) in
+// k_order and product-schedule order, and 16 columns at a time run through the compiled plan's
+// fast kernel; a lane the kernel hands back (NaN/Inf, subnormal or overflowing result) is
+// recomputed for that k-step by the reference datapath. Work is spread over threads by
+// (row, 16-column group); every element is computed independently, so results do not depend on
 // the thread count.
 #include "tcnum/core/gemm.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <functional>
 #include <cstdlib>
 #include <exception>
+#include <cmath>
 #include <numeric>
 #include <span>
 #include <sstream>
@@ -30,6 +36,8 @@
 #include <thread>
 
 #include "tcnum/core/dot.hpp"
+#include "tcnum/core/plan.hpp"
+#include "fast_kernel.hpp"
 
 namespace tcnum {
 namespace {
@@ -60,15 +68,47 @@ void check_storage(const Instruction& in, const char* what, Format f, const std:
 // it first to double then to fp32 equals one correct rounding (53 >= 2·24 + 2).
 double add_f32(double x, double y) { return to_double(Format::fp32, encode(Format::fp32, x + y)); }
 
-int thread_count(std::size_t rows, std::size_t calls) {
-  int want = static_cast<int>(std::thread::hardware_concurrency());
-  if (const char* env = std::getenv("TCNUM_THREADS")) {
-    const int v = std::atoi(env);
-    if (v > 0) want = v;
-  }
+int thread_count(int requested, std::size_t tasks, std::size_t calls) {
+  int want = requested > 0 ? requested : static_cast<int>(std::thread::hardware_concurrency());
+  if (requested <= 0)
+    if (const char* env = std::getenv("TCNUM_THREADS")) {
+      const int v = std::atoi(env);
+      if (v > 0) want = v;
+    }
   constexpr std::size_t kCallsPerThread = 4096;  // below this, threads cost more than they save
-  want = std::max(1, std::min<int>(want, static_cast<int>(std::min<std::size_t>(rows, calls / kCallsPerThread))));
-  return want;
+  return std::max(1, std::min<int>(want, static_cast<int>(std::min<std::size_t>(tasks, calls / kCallsPerThread))));
+}
+
+// Runs task(t) for t in [0, tasks) on `threads` threads (tasks taken in turn from a counter);
+// rethrows the first exception.
+void parallel_tasks(std::size_t tasks, int threads, const std::function<void(std::size_t)>& task) {
+  if (threads <= 1) {
+    for (std::size_t t = 0; t < tasks; ++t) task(t);
+    return;
+  }
+  std::atomic<std::size_t> next{0};
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
+  auto worker = [&](int w) {
+    try {
+      for (std::size_t t; (t = next.fetch_add(1)) < tasks;) task(t);
+    } catch (...) {
+      errors[static_cast<std::size_t>(w)] = std::current_exception();
+      next = tasks;
+    }
+  };
+  std::vector<std::thread> pool;
+  pool.reserve(static_cast<std::size_t>(threads) - 1);
+  for (int w = 1; w < threads; ++w) {
+    try {
+      pool.emplace_back(worker, w);
+    } catch (const std::system_error&) {
+      break;  // no more threads to be had: the others take the tasks
+    }
+  }
+  worker(0);
+  for (std::thread& th : pool) th.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
 }
 
 }  // namespace
@@ -143,58 +183,102 @@ std::vector<std::uint32_t> gemm(const Model& model, const Instruction& in, int m
   const Format d_type = in.d_type;
   const std::uint32_t d_zero = zero_bits(d_type, false);
   const std::size_t ikz = static_cast<std::size_t>(ik);
-
-  auto element = [&](std::size_t i, std::size_t j) -> std::uint32_t {
-    const std::uint32_t* arow = ap.data() + i * Kp;
-    const std::uint32_t* bcol = bt.data() + j * Kp;
-    auto run_slice = [&](int s, std::uint32_t acc, bool from_c) {
-      for (int t = slice_begin[s]; t < slice_begin[s + 1]; ++t) {
-        const std::size_t off = static_cast<std::size_t>(order[static_cast<std::size_t>(t)]) * ikz;
-        acc = mma_element(params, (from_c && t == slice_begin[s]) ? in : chained, {arow + off, ikz}, {bcol + off, ikz},
-                          acc);
-      }
-      return acc;
-    };
-    const std::uint32_t first = run_slice(0, c[i * N + j], true);
-    if (split == 1) return first;
+  // One k-step through the reference datapath (order position t).
+  auto reference_step = [&](std::size_t i, std::size_t j, int t, bool from_c, std::uint32_t acc) {
+    const std::size_t off = static_cast<std::size_t>(order[static_cast<std::size_t>(t)]) * ikz;
+    return mma_element_reference(params, from_c ? in : chained, {ap.data() + i * Kp + off, ikz},
+                                 {bt.data() + j * Kp + off, ikz}, acc);
+  };
+  // The split-K reduction of one element's slice results (first = slice 0's).
+  auto reduce = [&](std::uint32_t first, const std::uint32_t* rest) {
     double sum = to_double(d_type, first);  // f16 and fp32 values are exact in fp32
-    for (int s = 1; s < split; ++s) sum = add_f32(sum, to_double(d_type, run_slice(s, d_zero, false)));
+    for (int s = 1; s < split; ++s) sum = add_f32(sum, to_double(d_type, rest[s - 1]));
     return encode(d_type, sum, Rounding::nearest_even);  // NaN -> canonical; f16: RNE, overflow -> Inf
   };
 
-  auto rows = [&](std::size_t r0, std::size_t r1) {
-    for (std::size_t i = r0; i < r1; ++i)
-      for (std::size_t j = 0; j < N; ++j) d[i * N + j] = element(i, j);
-  };
+  const MmaPlan first = compile_plan(params, in), rest = compile_plan(params, chained);
+  const bool fast = opt.path == GemmOptions::Path::fast && first.fast && rest.fast;
+  const std::size_t calls = M * N * static_cast<std::size_t>(steps);
 
-  const int threads = thread_count(M, M * N * static_cast<std::size_t>(steps));
-  if (threads == 1) {
-    rows(0, M);
+  if (!fast) {
+    auto element = [&](std::size_t i, std::size_t j) -> std::uint32_t {
+      auto run_slice = [&](int s, std::uint32_t acc, bool from_c) {
+        for (int t = slice_begin[s]; t < slice_begin[s + 1]; ++t)
+          acc = reference_step(i, j, t, from_c && t == slice_begin[s], acc);
+        return acc;
+      };
+      const std::uint32_t head = run_slice(0, c[i * N + j], true);
+      if (split == 1) return head;
+      std::vector<std::uint32_t> tail(static_cast<std::size_t>(split) - 1);
+      for (int s = 1; s < split; ++s) tail[static_cast<std::size_t>(s) - 1] = run_slice(s, d_zero, false);
+      return reduce(head, tail.data());
+    };
+    parallel_tasks(M, thread_count(opt.threads, M, calls), [&](std::size_t i) {
+      for (std::size_t j = 0; j < N; ++j) d[i * N + j] = element(i, j);
+    });
     return d;
   }
-  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
-  std::vector<std::thread> pool;
-  pool.reserve(static_cast<std::size_t>(threads) - 1);
-  auto chunk = [&](int t) {
-    const std::size_t r0 = M * static_cast<std::size_t>(t) / static_cast<std::size_t>(threads);
-    const std::size_t r1 = M * static_cast<std::size_t>(t + 1) / static_cast<std::size_t>(threads);
-    try {
-      rows(r0, r1);
-    } catch (...) {
-      errors[static_cast<std::size_t>(t)] = std::current_exception();
-    }
-  };
-  for (int t = 1; t < threads; ++t) {
-    try {
-      pool.emplace_back(chunk, t);
-    } catch (const std::system_error&) {
-      chunk(t);  // no thread to be had: do its rows here
+
+  // --- Planes: decoded once, in k_order position and product-schedule order. -----------------
+  using detail::kLanes;
+  const std::size_t groups = (N + kLanes - 1) / kLanes;
+  const float a_scale = std::ldexp(1.0f, first.product_shift);
+  std::vector<float> a_sig(M * Kp), b_sig(groups * Kp * kLanes);
+  std::vector<std::int32_t> a_exp(M * Kp), b_exp(groups * Kp * kLanes);
+  for (std::size_t t = 0; t < static_cast<std::size_t>(steps); ++t) {
+    const std::size_t src_step = static_cast<std::size_t>(order[t]) * ikz;
+    for (std::size_t kk = 0; kk < ikz; ++kk) {
+      const std::size_t src = src_step + static_cast<std::size_t>(first.schedule[kk]), dst = t * ikz + kk;
+      for (std::size_t i = 0; i < M; ++i) {
+        const auto v = detail::plane_value(in.a_type, first.a_seen, ap[i * Kp + src], a_scale);
+        a_sig[i * Kp + dst] = v.significand;
+        a_exp[i * Kp + dst] = v.exponent;
+      }
+      for (std::size_t j = 0; j < groups * kLanes; ++j) {
+        const auto v = j < N ? detail::plane_value(in.b_type, first.b_seen, bt[j * Kp + src], 1.0f)
+                             : detail::PlaneValue{0.0f, detail::kZeroExponent};
+        const std::size_t at = ((j / kLanes) * Kp + dst) * kLanes + j % kLanes;
+        b_sig[at] = v.significand;
+        b_exp[at] = v.exponent;
+      }
     }
   }
-  chunk(0);
-  for (std::thread& th : pool) th.join();
-  for (const std::exception_ptr& e : errors)
-    if (e) std::rethrow_exception(e);
+
+  const detail::GemmChainFn chain = detail::kernels().gemm_chain;
+  // One task: row i, columns [16g, 16g + 16).
+  auto task = [&](std::size_t task_index) {
+    const std::size_t i = task_index / groups, g = task_index % groups;
+    const std::size_t j0 = g * kLanes, lanes = std::min<std::size_t>(kLanes, N - j0);
+    std::uint32_t result[kLanes];
+    std::vector<std::uint32_t> partial(lanes * static_cast<std::size_t>(split - 1));
+    for (int s = 0; s < split; ++s) {
+      std::uint32_t acc[kLanes];
+      for (std::size_t l = 0; l < kLanes; ++l) acc[l] = s == 0 && l < lanes ? c[i * N + j0 + l] : d_zero;
+      int t = slice_begin[s];
+      bool from_c = s == 0;
+      while (t < slice_begin[s + 1]) {
+        std::uint32_t failed = 0;
+        const std::size_t at = static_cast<std::size_t>(t) * ikz;
+        const int done = chain(from_c ? first : rest, rest, slice_begin[s + 1] - t, a_sig.data() + i * Kp + at,
+                               a_exp.data() + i * Kp + at, b_sig.data() + (g * Kp + at) * kLanes,
+                               b_exp.data() + (g * Kp + at) * kLanes, acc, failed);
+        t += done;
+        if (t == slice_begin[s + 1]) break;
+        const bool step_from_c = from_c && done == 0;
+        for (std::size_t l = 0; l < lanes; ++l)
+          if ((failed >> l) & 1u) acc[l] = reference_step(i, j0 + l, t, step_from_c, acc[l]);
+        ++t;
+        from_c = false;
+      }
+      for (std::size_t l = 0; l < lanes; ++l) {
+        if (s == 0) result[l] = acc[l];
+        else partial[l * static_cast<std::size_t>(split - 1) + static_cast<std::size_t>(s - 1)] = acc[l];
+      }
+    }
+    for (std::size_t l = 0; l < lanes; ++l)
+      d[i * N + j0 + l] = split == 1 ? result[l] : reduce(result[l], partial.data() + l * static_cast<std::size_t>(split - 1));
+  };
+  parallel_tasks(M * groups, thread_count(opt.threads, M * groups, calls), task);
   return d;
 }
 

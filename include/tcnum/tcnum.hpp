@@ -12,4 +12,5 @@
 #include "tcnum/core/model.hpp"
 #include "tcnum/core/dot.hpp"
 #include "tcnum/core/gemm.hpp"
+#include "tcnum/core/plan.hpp"
 #include "tcnum/core/corpus.hpp"

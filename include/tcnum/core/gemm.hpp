@@ -17,6 +17,14 @@ struct GemmOptions {
   // (((p0 + p1) + p2) + ...) with IEEE fp32 round-to-nearest additions, as a CUDA-core
   // reduction kernel does; the sum is finally rounded to D's format (RNE) if D is f16.
   int split_k = 1;
+  // Worker threads: 0 = every core (std::thread::hardware_concurrency(), or TCNUM_THREADS from
+  // the environment); results never depend on it.
+  int threads = 0;
+  // fast: the compiled plan's integer kernel, with the reference for the lanes it hands back
+  // (NaN/Inf, subnormal or overflowing results); reference: the reference datapath for every
+  // element (the oracle the fast path is tested against). Both give the same bits.
+  enum class Path : std::uint8_t { fast, reference };
+  Path path = Path::fast;
 };
 
 // Raw bits, one element per uint32: A M×K row-major (in.a_type), B K×N row-major

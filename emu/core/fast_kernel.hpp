@@ -1,0 +1,51 @@
+// The fast kernel: the plan's blocks on 16 lanes at once, in 32-bit integer and float lanes.
+// Internal to the library; gemm.cpp and plan.cpp drive it.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "tcnum/core/plan.hpp"
+
+namespace tcnum::detail {
+
+constexpr int kLanes = 16;
+
+// Operand planes: each raw operand decoded once into a signed significand (as a float, exact:
+// at most 11 bits) and its nominal exponent (hidden-bit position, not renormalised). Zeros get
+// kZeroExponent (left out of the maximum), NaN/Inf kSpecialExponent (the lane falls back).
+constexpr std::int32_t kZeroExponent = -(1 << 20);
+constexpr std::int32_t kSpecialExponent = 1 << 22;
+
+struct PlaneValue {
+  float significand;
+  std::int32_t exponent;
+};
+// `storage` is the operand's format, `seen` the one the datapath sees (unpack_format);
+// `scale` multiplies the significand (2^product_shift for A, 1 for B).
+PlaneValue plane_value(Format storage, Format seen, std::uint32_t bits, float scale);
+
+// A chain of k-steps for 16 GEMM lanes (16 columns of one row): step s reads A's plane at
+// a_sig/a_exp + s·k (broadcast over the lanes) and B's at b_sig/b_exp + s·k·16 ([k][lane]).
+// Step 0 runs `first` (its C is acc), the rest `rest` (C is the running D). acc holds 16
+// values in C's/D's format. Returns the index of the first step at which some lane needs the
+// reference (fail_mask says which; acc holds those lanes' values from before that step, the
+// others' from after it), or `steps` when every lane completed.
+using GemmChainFn = int (*)(const MmaPlan& first, const MmaPlan& rest, int steps, const float* a_sig,
+                            const std::int32_t* a_exp, const float* b_sig, const std::int32_t* b_exp,
+                            std::uint32_t* acc, std::uint32_t& fail_mask);
+
+// One step for 16 independent lanes: A's and B's planes are both [k][lane]. Returns the mask of
+// lanes that need the reference (their acc is left as it was).
+using BatchStepFn = std::uint32_t (*)(const MmaPlan& plan, const float* a_sig, const std::int32_t* a_exp,
+                                      const float* b_sig, const std::int32_t* b_exp, std::uint32_t* acc);
+
+struct KernelSet {
+  const char* name;
+  GemmChainFn gemm_chain;
+  BatchStepFn batch_step;
+};
+
+// Chosen once per process from the CPU and TCNUM_SIMD.
+const KernelSet& kernels();
+
+}  // namespace tcnum::detail

@@ -1,0 +1,193 @@
+// Compiling a plan, and running single elements and batches through it.
+#include "tcnum/core/plan.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <stdexcept>
+
+#include "fast_kernel.hpp"
+
+namespace tcnum {
+namespace {
+
+[[noreturn]] void invalid(const Instruction& in, const std::string& why) {
+  throw std::invalid_argument(in.name + ": " + why);
+}
+
+bool narrow_float(Format f) { return f == Format::fp32 || f == Format::fp16; }
+
+// Why the fast kernel cannot run this (params, instruction), or "" when it can. Fills the
+// plan's program as it goes.
+std::string build_program(MmaPlan& plan, int block) {
+  const DatapathParams& p = plan.params;
+  const Instruction& in = plan.instruction;
+  if (p.flush_subnormal_inputs) return "flush_subnormal_inputs";
+  if (!p.overflow_to_inf) return "overflow_to_inf = false (saturating sums)";
+  if (p.addend == AddendEntry::last_block) return "C enters in a block of its own (addend last_block)";
+  if (!narrow_float(in.c_type) || !narrow_float(in.d_type) || !narrow_float(p.block_format))
+    return "C, D or the block format is not fp32/f16";
+  if (p.frac_bits > 28) return "more than 28 kept fraction bits";
+  const int fa = spec(plan.a_seen).frac_bits, fb = spec(plan.b_seen).frac_bits;
+  plan.product_shift = p.frac_bits - fa - fb;
+  // Every aligned product term is below (2^(fa+1) - 1)(2^(fb+1) - 1)·2^shift; a block's sum of
+  // them must fit int32.
+  const double largest = std::ldexp((std::ldexp(1.0, fa + 1) - 1) * (std::ldexp(1.0, fb + 1) - 1), plan.product_shift);
+  if (largest * block >= std::ldexp(1.0, 31)) return "a block's aligned terms could exceed 32 bits";
+  const bool c_after = p.addend == AddendEntry::ieee_add;
+  const int k = in.k, blocks = k / block;
+  for (int blk = 0; blk < blocks; ++blk) {
+    PlanBlock b;
+    b.addend = blk > 0 ? PlanBlock::Addend::previous : c_after ? PlanBlock::Addend::zero : PlanBlock::Addend::c;
+    b.first = blk * block;
+    b.last = b.first + block;
+    const bool last = blk == blocks - 1;
+    if (!last || in.d_type == p.block_format || !p.output_direct || c_after) {
+      if (last && !c_after && in.d_type != p.block_format) return "the last block result is converted to D";
+      b.target = p.block_format;
+      b.nearest_even = p.block_rounding == Rounding::nearest_even;
+      b.target_frac_bits = spec(p.block_format).frac_bits;
+      if (p.block_result_frac_bits > 0 && p.block_result_frac_bits < b.target_frac_bits) {
+        if (b.nearest_even) return "a rounded (RNE) cut of block results";
+        b.target_frac_bits = p.block_result_frac_bits;
+      }
+    } else {
+      b.target = in.d_type;
+      b.nearest_even = p.output_rounding == Rounding::nearest_even;
+      b.target_frac_bits = spec(in.d_type).frac_bits;
+    }
+    plan.blocks.push_back(b);
+  }
+  if (c_after) {
+    if (in.c_type != in.d_type || plan.blocks.back().target != in.d_type)
+      return "C added after a chain whose format differs from C/D";
+    if (p.output_rounding != Rounding::nearest_even) return "C added with a rounding other than RNE";
+  }
+  plan.c_added_after = c_after;
+  return "";
+}
+
+// fp8 -> f16 is exact; a table of the 256 patterns per fp8 format avoids to_double per operand.
+std::uint32_t unpack_bits(Format storage, Format seen, std::uint32_t bits) {
+  if (storage == seen) return bits;
+  if (seen == Format::fp16 && (storage == Format::e4m3 || storage == Format::e5m2)) {
+    static const auto tables = [] {
+      std::array<std::array<std::uint16_t, 256>, 2> t{};
+      for (std::uint32_t v = 0; v < 256; ++v) {
+        t[0][v] = static_cast<std::uint16_t>(encode(Format::fp16, to_double(Format::e4m3, v)));
+        t[1][v] = static_cast<std::uint16_t>(encode(Format::fp16, to_double(Format::e5m2, v)));
+      }
+      return t;
+    }();
+    return tables[storage == Format::e4m3 ? 0 : 1][bits & 0xff];
+  }
+  return encode(seen, to_double(storage, bits));
+}
+
+}  // namespace
+
+std::vector<int> product_schedule(const DatapathParams& p, int k) {
+  std::vector<int> order;
+  order.reserve(static_cast<std::size_t>(std::max(k, 0)));
+  for (int pass = 0; pass < p.k_passes; ++pass)
+    for (int i = 0; i < k; ++i)
+      if ((i / p.pass_interleave) % p.k_passes == pass) order.push_back(i);
+  return order;
+}
+
+MmaPlan compile_plan(const DatapathParams& p, const Instruction& in) {
+  if (in.k <= 0) invalid(in, "k must be positive");
+  if (p.frac_bits < 0 || p.frac_bits > 688) invalid(in, "model frac_bits out of range 0..688");
+  if (p.k_passes < 1 || p.pass_interleave < 1 || p.k_passes > in.k || p.pass_interleave > in.k ||
+      in.k % (p.k_passes * p.pass_interleave) != 0)
+    invalid(in, "K is not a multiple of k_passes * pass_interleave");
+  const int pass_len = in.k / p.k_passes;
+  const int block = p.block_size <= 0 ? pass_len : std::min(p.block_size, pass_len);
+  if (pass_len % block != 0) invalid(in, "a block would straddle two passes");
+
+  MmaPlan plan;
+  plan.instruction = in;
+  plan.params = p;
+  plan.schedule = product_schedule(p, in.k);
+  plan.a_seen = p.unpack_format.value_or(in.a_type);
+  plan.b_seen = p.unpack_format.value_or(in.b_type);
+  plan.align_floor = p.align_exponent_floor ? std::max(*p.align_exponent_floor, MmaPlan::kNoFloor + 1) : MmaPlan::kNoFloor;
+  plan.reference_only = build_program(plan, block);
+  plan.fast = plan.reference_only.empty();
+  if (!plan.fast) plan.blocks.clear();
+  return plan;
+}
+
+namespace detail {
+
+PlaneValue plane_value(Format storage, Format seen, std::uint32_t bits, float scale) {
+  const Decoded d = decode(seen, unpack_bits(storage, seen, bits));
+  switch (d.kind) {
+    case Decoded::Kind::zero: return {0.0f, kZeroExponent};
+    case Decoded::Kind::finite: {
+      const float s = static_cast<float>(d.significand) * scale;
+      return {d.sign ? -s : s, d.exponent + spec(seen).frac_bits};
+    }
+    default: return {0.0f, kSpecialExponent};
+  }
+}
+
+}  // namespace detail
+
+std::size_t mma_batch(const MmaPlan& plan, std::size_t count, const std::uint32_t* a, const std::uint32_t* b,
+               const std::uint32_t* c, std::uint32_t* d) {
+  const Instruction& in = plan.instruction;
+  const auto k = static_cast<std::size_t>(in.k);
+  if (!plan.fast) {
+    for (std::size_t t = 0; t < count; ++t)
+      d[t] = mma_element_reference(plan.params, in, {a + t * k, k}, {b + t * k, k}, c[t]);
+    return count;
+  }
+  using detail::kLanes;
+  const float a_scale = std::ldexp(1.0f, plan.product_shift);
+  thread_local std::vector<float> as, bs;
+  thread_local std::vector<std::int32_t> ae, be;
+  as.resize(k * kLanes);
+  bs.resize(k * kLanes);
+  ae.resize(k * kLanes);
+  be.resize(k * kLanes);
+  const auto& kern = detail::kernels();
+  std::size_t slow = 0;
+  for (std::size_t t0 = 0; t0 < count; t0 += kLanes) {
+    const std::size_t lanes = std::min<std::size_t>(kLanes, count - t0);
+    std::uint32_t acc[kLanes] = {};
+    for (std::size_t l = 0; l < kLanes; ++l) {
+      const std::size_t t = t0 + std::min(l, lanes - 1);  // spare lanes repeat the last case
+      acc[l] = c[t];
+      for (std::size_t j = 0; j < k; ++j) {
+        const auto src = static_cast<std::size_t>(plan.schedule[j]);
+        const auto pa = detail::plane_value(in.a_type, plan.a_seen, a[t * k + src], a_scale);
+        const auto pb = detail::plane_value(in.b_type, plan.b_seen, b[t * k + src], 1.0f);
+        as[j * kLanes + l] = pa.significand;
+        ae[j * kLanes + l] = pa.exponent;
+        bs[j * kLanes + l] = pb.significand;
+        be[j * kLanes + l] = pb.exponent;
+      }
+    }
+    std::uint32_t fail = kern.batch_step(plan, as.data(), ae.data(), bs.data(), be.data(), acc);
+    for (std::size_t l = 0; l < lanes; ++l) {
+      const std::size_t t = t0 + l;
+      const bool reference = (fail >> l) & 1u;
+      slow += reference;
+      d[t] = reference ? mma_element_reference(plan.params, in, {a + t * k, k}, {b + t * k, k}, c[t]) : acc[l];
+    }
+  }
+  return slow;
+}
+
+std::uint32_t mma_element(const MmaPlan& plan, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
+                          std::uint32_t c) {
+  const Instruction& in = plan.instruction;
+  if (static_cast<int>(a.size()) != in.k || static_cast<int>(b.size()) != in.k)
+    invalid(in, "expected " + std::to_string(in.k) + " elements of A and of B");
+  std::uint32_t d = 0;
+  mma_batch(plan, 1, a.data(), b.data(), &c, &d);
+  return d;
+}
+
+}  // namespace tcnum

@@ -1,0 +1,76 @@
+// A compiled plan per (model parameters, instruction): everything in DatapathParams resolved
+// once (product schedule, blocks, where C enters, floors, block formats, rounding), so that
+// mma_element, mma_tile, gemm and replay read the plan instead of the rules. A kernel test that
+// checks many tiles compiles its plan once.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tcnum/core/instruction.hpp"
+#include "tcnum/core/model.hpp"
+
+namespace tcnum {
+
+// The product order of the datapath: pass by pass (k_passes chained sub-MMAs taking the products
+// k with (k / pass_interleave) % k_passes == pass), in ascending k within a pass. Element j of the
+// result is the k index of the j-th product fed to the adder; consecutive blocks of
+// block_size (capped at the pass length) are cut from it.
+std::vector<int> product_schedule(const DatapathParams& p, int k);
+
+// One block of the fast program: an addend plus the products at schedule positions
+// [first, last), aligned, truncated, summed exactly and rounded into `target`.
+struct PlanBlock {
+  enum class Addend : std::uint8_t { c, previous, zero };
+  Addend addend = Addend::c;
+  int first = 0, last = 0;
+  Format target = Format::fp32;  // fp32 or fp16
+  int target_frac_bits = 23;     // fraction bits kept (a block_result_frac_bits cut, or the format's)
+  bool nearest_even = false;     // else toward zero
+};
+
+struct MmaPlan {
+  Instruction instruction;
+  DatapathParams params;
+  std::vector<int> schedule;  // product_schedule(params, instruction.k)
+
+  // The fast integer kernel applies (see docs/benchmarks.md, "fast path"); otherwise every
+  // element takes the reference datapath and `reference_only` says why.
+  bool fast = false;
+  std::string reference_only;
+  std::vector<PlanBlock> blocks;
+  bool c_added_after = false;   // AddendEntry::ieee_add: D = RNE(C + chain result)
+  Format a_seen = Format::fp16, b_seen = Format::fp16;  // operand formats after unpack_format
+  int product_shift = 0;        // F minus the fraction bits of a product
+  int align_floor = 0;          // the alignment-exponent floor, or kNoFloor
+  static constexpr int kNoFloor = -(1 << 24);
+};
+
+// Validates the parameters for the instruction (throws std::invalid_argument, naming it).
+MmaPlan compile_plan(const DatapathParams& p, const Instruction& in);
+inline MmaPlan compile_plan(const Model& m, const Instruction& in) { return compile_plan(m.params_for(in), in); }
+
+// One output element through the plan: the fast kernel where it applies, else the reference.
+std::uint32_t mma_element(const MmaPlan& plan, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
+                          std::uint32_t c);
+
+// `count` independent elements: a and b hold count×k raw elements (case t at t·k), c and d count.
+// Returns how many of them the fast kernel handed to the reference (all of them when the plan
+// is not fast).
+std::size_t mma_batch(const MmaPlan& plan, std::size_t count, const std::uint32_t* a, const std::uint32_t* b,
+               const std::uint32_t* c, std::uint32_t* d);
+
+// The reference datapath (the scalar oracle the fast kernel is tested against): the same
+// function as mma_element, computed term by term with exact wide sums.
+std::uint32_t mma_element_reference(const DatapathParams& p, const Instruction& in, std::span<const std::uint32_t> a,
+                                    std::span<const std::uint32_t> b, std::uint32_t c);
+
+// The instruction set the fast kernel was dispatched to on this machine: "avx512", "avx2" or
+// "baseline" (SSE2). TCNUM_SIMD=baseline|avx2|avx512 in the environment caps it (a request
+// above what the CPU has is ignored).
+const char* simd_path();
+// What the CPU offers, independent of TCNUM_SIMD.
+const char* simd_best_available();
+
+}  // namespace tcnum

@@ -1,0 +1,157 @@
+// The fast path equals the reference path, bit for bit: every instruction of every architecture,
+// every input distribution, single elements, batches and GEMMs with random k_order and split_k.
+// Plus: dispatch takes the best SIMD path the CPU has, and the fast kernel really runs.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <cstdlib>
+#include <map>
+#include <numeric>
+#include <string_view>
+#include <tuple>
+
+#include "tcnum/core/dot.hpp"
+#include "tcnum/core/gemm.hpp"
+#include "tcnum/reference/generators.hpp"
+#include "tcnum/core/plan.hpp"
+#include "test_support.hpp"
+
+namespace tcnum {
+namespace {
+
+// Instructions that differ only in M and N compute the same elements: one of each kind.
+std::vector<Instruction> distinct_instructions(int sm) {
+  std::map<std::tuple<Family, int, Format, Format, Format, Format>, Instruction> seen;
+  for (const Instruction& in : instructions_for(sm))
+    seen.emplace(std::make_tuple(in.family, in.k, in.a_type, in.b_type, in.c_type, in.d_type), in);
+  std::vector<Instruction> out;
+  for (auto& [key, in] : seen) out.push_back(in);
+  return out;
+}
+
+TEST(FastPath, EqualsReferenceOnEveryInstructionAndDistribution) {
+  std::size_t checked = 0, fast_plans = 0;
+  for (int sm : known_archs()) {
+    const Model& model = builtin_model(sm);
+    for (const Instruction& in : distinct_instructions(sm)) {
+      const MmaPlan plan = compile_plan(model, in);
+      fast_plans += plan.fast;
+      for (const std::string& dist : distribution_names()) {
+        const auto cases = generate(in, dist, 96, 0x5eed + static_cast<std::uint64_t>(sm));
+        std::vector<std::uint32_t> a, b, c, d(cases.size());
+        for (const auto& g : cases) {
+          a.insert(a.end(), g.a.begin(), g.a.end());
+          b.insert(b.end(), g.b.begin(), g.b.end());
+          c.push_back(g.c);
+        }
+        mma_batch(plan, cases.size(), a.data(), b.data(), c.data(), d.data());
+        for (std::size_t t = 0; t < cases.size(); ++t) {
+          const std::uint32_t want = mma_element_reference(plan.params, in, cases[t].a, cases[t].b, cases[t].c);
+          ASSERT_EQ(d[t], want) << "sm_" << sm << " " << in.name << " " << dist << " case " << t;
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_GT(fast_plans, 0u);
+  RecordProperty("cases", static_cast<int>(checked));
+}
+
+// Every built-in rule of sm_90 (the validated model) compiles to the fast kernel.
+TEST(FastPath, EverySm90InstructionHasAFastPlan) {
+  for (const Instruction& in : distinct_instructions(90)) {
+    const MmaPlan plan = compile_plan(builtin_model(90), in);
+    EXPECT_TRUE(plan.fast) << in.name << ": " << plan.reference_only;
+  }
+}
+
+// The fast kernel really runs: on N(0,1) inputs no lane may need the reference.
+TEST(FastPath, NormalInputsStayOnTheFastKernel) {
+  for (const char* name : {"wgmma.m64n64k16.f32.bf16.bf16", "mma.m16n8k32.f32.e4m3.e4m3.f32",
+                           "wgmma.m64n64k32.f32.e4m3.e4m3", "mma.m16n8k16.f16.f16.f16.f16"}) {
+    const Instruction in = find_instruction(name, 90);
+    const MmaPlan plan = compile_plan(builtin_model(90), in);
+    const auto cases = generate(in, "normal", 256, 7);
+    std::size_t slow = 0;
+    for (const auto& g : cases) {
+      std::uint32_t d = 0;
+      slow += mma_batch(plan, 1, g.a.data(), g.b.data(), &g.c, &d);
+    }
+    EXPECT_EQ(slow, 0u) << name;
+  }
+}
+
+TEST(FastPath, DispatchTakesTheBestPathTheCpuHas) {
+  __builtin_cpu_init();
+  const bool forced = std::getenv("TCNUM_SIMD") != nullptr;
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512cd"))
+    EXPECT_STREQ(simd_best_available(), "avx512");
+  else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi2"))
+    EXPECT_STREQ(simd_best_available(), "avx2");
+  if (!forced) EXPECT_STREQ(simd_path(), simd_best_available());
+  else GTEST_LOG_(INFO) << "TCNUM_SIMD=" << std::getenv("TCNUM_SIMD") << ": running " << simd_path();
+}
+
+// Hand-picked hard cases (specials, cancelling pairs, sparse products, every exponent range)
+// on every architecture: a batch of them through the fast kernel equals the reference.
+RC_GTEST_PROP(FastPath, HardCasesEqualReference, ()) {
+  const int sm = *rc::gen::element(70, 75, 80, 86, 89, 90, 100);
+  const auto all = distinct_instructions(sm);
+  const Instruction in = *rc::gen::elementOf(all);
+  const MmaPlan plan = compile_plan(builtin_model(sm), in);
+  const int count = *rc::gen::inRange(1, 40);
+  std::vector<std::uint32_t> a, b, c, d(static_cast<std::size_t>(count));
+  for (int t = 0; t < count; ++t) {
+    const auto pc = test::pick_case(in, *rc::gen::inRange(0, 3));
+    a.insert(a.end(), pc.a.begin(), pc.a.end());
+    b.insert(b.end(), pc.b.begin(), pc.b.end());
+    c.push_back(pc.c);
+  }
+  mma_batch(plan, d.size(), a.data(), b.data(), c.data(), d.data());
+  const auto k = static_cast<std::size_t>(in.k);
+  for (std::size_t t = 0; t < d.size(); ++t) {
+    const std::uint32_t want =
+        mma_element_reference(plan.params, in, {a.data() + t * k, k}, {b.data() + t * k, k}, c[t]);
+    RC_ASSERT(d[t] == want);
+  }
+}
+
+// Random instruction, distribution, shape, k_order and split_k: the fast GEMM equals the
+// reference GEMM element for element.
+RC_GTEST_PROP(FastPath, GemmEqualsReferenceGemm, ()) {
+  const int sm = *rc::gen::element(70, 75, 80, 86, 89, 90, 100);
+  const auto all = distinct_instructions(sm);
+  const Instruction in = *rc::gen::elementOf(all);
+  const auto dists = distribution_names();
+  const std::string dist = *rc::gen::elementOf(dists);
+  const int m = *rc::gen::inRange(1, 5), n = *rc::gen::inRange(1, 40);
+  const int steps = *rc::gen::inRange(1, 6);
+  const int k = steps * in.k - *rc::gen::inRange(0, in.k);  // K need not be a multiple of in.k
+  const auto seed = *rc::gen::arbitrary<std::uint32_t>();
+  // Elements drawn from the distribution's cases: each case supplies a row of A, a column of B
+  // and a C.
+  const auto cases = generate(in, dist, static_cast<std::size_t>(m * n * steps + m + n), seed);
+  std::vector<std::uint32_t> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(k * n)),
+      c(static_cast<std::size_t>(m * n));
+  std::size_t next = 0;
+  for (auto& x : a) x = cases[next++ % cases.size()].a[next % static_cast<std::size_t>(in.k)];
+  for (auto& x : b) x = cases[next++ % cases.size()].b[next % static_cast<std::size_t>(in.k)];
+  for (auto& x : c) x = cases[next++ % cases.size()].c;
+  GemmOptions opt;
+  const int real_steps = (k + in.k - 1) / in.k;
+  opt.k_order.resize(static_cast<std::size_t>(real_steps));
+  std::iota(opt.k_order.begin(), opt.k_order.end(), 0);
+  opt.k_order = *rc::gen::just(opt.k_order);
+  if (*rc::gen::arbitrary<bool>()) std::reverse(opt.k_order.begin(), opt.k_order.end());
+  opt.split_k = *rc::gen::inRange(1, real_steps + 1);
+  opt.threads = *rc::gen::inRange(1, 3);
+  const Model& model = builtin_model(sm);
+  const auto fast = gemm(model, in, m, n, k, a, b, c, opt);
+  opt.path = GemmOptions::Path::reference;
+  const auto ref = gemm(model, in, m, n, k, a, b, c, opt);
+  RC_ASSERT(fast == ref);
+}
+
+}  // namespace
+}  // namespace tcnum
