@@ -20,6 +20,11 @@ endfunction()
 
 install(FILES include/tcnum/tcnum.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tcnum)
 tcnum_install_component(core tcnum_core include/tcnum/core)
+# With the core: the comparison report (compiled into the core) and its GoogleTest assertion,
+# and the header-only CUDA/CUTLASS interop (usable where the including project has their headers).
+install(DIRECTORY include/tcnum/testing DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tcnum)
+install(FILES include/tcnum/interop/cuda.hpp include/tcnum/interop/cutlass.hpp
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tcnum/interop)
 tcnum_install_component(eigen tcnum_eigen include/tcnum/interop)
 tcnum_install_component(reference tcnum_reference include/tcnum/reference)
 tcnum_install_component(characterize tcnum_characterize include/tcnum/characterize)

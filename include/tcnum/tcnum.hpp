@@ -4,6 +4,8 @@
 //   tcnum/characterize/*.hpp  feature tests, published recipes, fit, profile (tcnum::characterize)
 //   tcnum/interop/eigen.hpp   GEMM on Eigen matrices (tcnum::eigen)
 //   tcnum/probes/device.hpp   running instructions on a GPU (tcnum::probes, CUDA builds only)
+//   tcnum/testing/gtest.hpp   GoogleTest assertions on matrices (link GoogleTest yourself)
+//   tcnum/interop/cuda.hpp, cutlass.hpp  CUDA's and CUTLASS's value types (their headers needed)
 #pragma once
 
 #include "tcnum/core/format.hpp"
@@ -14,3 +16,8 @@
 #include "tcnum/core/gemm.hpp"
 #include "tcnum/core/plan.hpp"
 #include "tcnum/core/corpus.hpp"
+#include "tcnum/core/matrix_view.hpp"
+#include "tcnum/core/gemm_views.hpp"
+#include "tcnum/core/epilogue.hpp"
+#include "tcnum/core/kernel_match.hpp"
+#include "tcnum/testing/compare.hpp"

@@ -1,0 +1,42 @@
+// Choosing the instruction to emulate for a kernel: from the architecture, the operand and
+// accumulator types, and optionally the MMA mnemonic its SASS shows (cuobjdump -sass), the
+// catalog instruction and the GEMM options (k-order, split-K) of a straightforward kernel.
+//
+//   const tcnum::KernelMatch km = tcnum::match_kernel(90, Format::bf16, Format::bf16, Format::fp32,
+//                                                     "HGMMA.64x128x16.F32.BF16");
+//   tcnum::gemm(km.model(), km.instruction, A, B, D, km.options);
+//
+// Only the family (mma / wgmma / tcgen05), the input types, the accumulator type and the
+// instruction's K change output bits: M and N do not (every element is its own chain of
+// k-steps), so a kernel using wgmma.m64n256k16 is matched by wgmma.m64n128k16 as well.
+#pragma once
+#include <string>
+#include <string_view>
+
+#include "tcnum/core/format.hpp"
+#include "tcnum/core/gemm.hpp"
+#include "tcnum/core/instruction.hpp"
+#include "tcnum/core/model.hpp"
+
+namespace tcnum {
+
+struct KernelMatch {
+  int sm = 0;
+  Instruction instruction;
+  // What a straightforward kernel does: k-steps in ascending k (the main loop walks the K
+  // tiles upward, each tile's k-steps upward), no split-K. Change them to match yours.
+  GemmOptions options;
+  std::string explanation;  // which instruction, why, and what was assumed
+  const Model& model() const { return builtin_model(sm); }
+};
+
+// a, b: operand formats; accumulator: fp32 or fp16. sass: empty, or the MMA mnemonic of the
+// kernel's SASS, e.g. "HMMA.16816.F32.BF16", "HMMA.1688.F32.TF32", "HMMA.16816.F16",
+// "HGMMA.64x128x16.F32.BF16", "HGMMA.64x64x8.F32.TF32", "QGMMA.64x128x32.F32.E4M3.E4M3",
+// "QMMA.16832.F32.E4M3.E5M2", "HMMA.884.F32.F32". Without it, the instruction a
+// straightforward kernel for that architecture uses (mma.sync before sm_90, wgmma on sm_90a,
+// tcgen05.mma on sm_100). Throws std::invalid_argument when the mnemonic cannot be read or
+// contradicts the types, and UnknownInstruction when the architecture lacks the instruction.
+KernelMatch match_kernel(int sm, Format a, Format b, Format accumulator, std::string_view sass = {});
+
+}  // namespace tcnum

@@ -1,0 +1,89 @@
+// match_kernel (tcnum/core/kernel_match.hpp): SASS mnemonics as cuobjdump prints them map to
+// the catalog instruction; defaults per architecture; contradictions are errors; and the
+// claim that an instruction's M and N change no output bit holds.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tcnum/core/gemm_views.hpp"
+#include "tcnum/core/kernel_match.hpp"
+
+namespace tcnum {
+namespace {
+
+using F = Format;
+
+TEST(MatchKernel, FromSass) {
+  EXPECT_EQ(match_kernel(90, F::bf16, F::bf16, F::fp32, "HGMMA.64x128x16.F32.BF16").instruction.name,
+            "wgmma.m64n128k16.f32.bf16.bf16");
+  EXPECT_EQ(match_kernel(90, F::fp16, F::fp16, F::fp32, "HGMMA.64x256x16.F32").instruction.name,
+            "wgmma.m64n256k16.f32.f16.f16");
+  EXPECT_EQ(match_kernel(90, F::tf32, F::tf32, F::fp32, "HGMMA.64x64x8.F32.TF32").instruction.name,
+            "wgmma.m64n64k8.f32.tf32.tf32");
+  EXPECT_EQ(match_kernel(90, F::e4m3, F::e5m2, F::fp32, "QGMMA.64x128x32.F32.E4M3.E5M2").instruction.name,
+            "wgmma.m64n128k32.f32.e4m3.e5m2");
+  EXPECT_EQ(match_kernel(80, F::bf16, F::bf16, F::fp32, "HMMA.16816.F32.BF16").instruction.name,
+            "mma.m16n8k16.f32.bf16.bf16.f32");
+  EXPECT_EQ(match_kernel(80, F::bf16, F::bf16, F::fp32, "hmma.1688.f32.bf16").instruction.name,
+            "mma.m16n8k8.f32.bf16.bf16.f32");
+  EXPECT_EQ(match_kernel(80, F::tf32, F::tf32, F::fp32, "HMMA.1684.F32.TF32").instruction.name,
+            "mma.m16n8k4.f32.tf32.tf32.f32");
+  EXPECT_EQ(match_kernel(80, F::fp16, F::fp16, F::fp16, "HMMA.16816.F16").instruction.name,
+            "mma.m16n8k16.f16.f16.f16.f16");
+  EXPECT_EQ(match_kernel(75, F::fp16, F::fp16, F::fp32, "HMMA.1688.F32").instruction.name,
+            "mma.m16n8k8.f32.f16.f16.f32");
+  EXPECT_EQ(match_kernel(70, F::fp16, F::fp16, F::fp32, "HMMA.884.F32.F32.STEP0").instruction.name,
+            "mma.m8n8k4.f32.f16.f16.f32");
+  EXPECT_EQ(match_kernel(89, F::e4m3, F::e5m2, F::fp32, "QMMA.16832.F32.E4M3.E5M2").instruction.name,
+            "mma.m16n8k32.f32.e4m3.e5m2.f32");
+  // sm_90 runs fp8 mma as f16 HMMAs.
+  const KernelMatch fp8 = match_kernel(90, F::e4m3, F::e4m3, F::fp32, "HMMA.16816.F32");
+  EXPECT_EQ(fp8.instruction.name, "mma.m16n8k32.f32.e4m3.e4m3.f32");
+  EXPECT_NE(fp8.explanation.find("check the PTX"), std::string::npos) << fp8.explanation;
+}
+
+TEST(MatchKernel, DefaultsAreTheStraightforwardInstructionAscendingK) {
+  const KernelMatch h = match_kernel(90, F::bf16, F::bf16, F::fp32);
+  EXPECT_EQ(h.instruction.name, "wgmma.m64n128k16.f32.bf16.bf16");
+  EXPECT_TRUE(h.options.k_order.empty());
+  EXPECT_EQ(h.options.split_k, 1);
+  EXPECT_EQ(h.model().sm, 90);
+  EXPECT_EQ(match_kernel(80, F::bf16, F::bf16, F::fp32).instruction.name, "mma.m16n8k16.f32.bf16.bf16.f32");
+  EXPECT_EQ(match_kernel(80, F::tf32, F::tf32, F::fp32).instruction.name, "mma.m16n8k8.f32.tf32.tf32.f32");
+  EXPECT_EQ(match_kernel(89, F::e4m3, F::e4m3, F::fp32).instruction.name, "mma.m16n8k32.f32.e4m3.e4m3.f32");
+  EXPECT_EQ(match_kernel(75, F::fp16, F::fp16, F::fp16).instruction.name, "mma.m16n8k8.f16.f16.f16.f16");
+  EXPECT_EQ(match_kernel(70, F::fp16, F::fp16, F::fp32).instruction.name, "mma.m8n8k4.f32.f16.f16.f32");
+  EXPECT_EQ(match_kernel(100, F::fp16, F::fp16, F::fp32).instruction.name, "tcgen05.mma.m128n256k16.f32.f16.f16");
+}
+
+TEST(MatchKernel, ContradictionsAndUnknownsAreErrors) {
+  EXPECT_THROW(match_kernel(90, F::fp16, F::fp16, F::fp32, "HGMMA.64x128x16.F32.BF16"), std::invalid_argument);
+  EXPECT_THROW(match_kernel(90, F::bf16, F::bf16, F::fp16, "HGMMA.64x128x16.F32.BF16"), std::invalid_argument);
+  EXPECT_THROW(match_kernel(90, F::bf16, F::bf16, F::fp32, "IMMA.16816.S32.S8"), std::invalid_argument);
+  EXPECT_THROW(match_kernel(90, F::bf16, F::bf16, F::fp32, "HMMA.1234.F32.BF16"), std::invalid_argument);
+  EXPECT_THROW(match_kernel(80, F::bf16, F::bf16, F::fp32, "HGMMA.64x128x16.F32.BF16"), UnknownInstruction);
+  EXPECT_THROW(match_kernel(75, F::bf16, F::bf16, F::fp32), UnknownInstruction);  // no bf16 before sm_80
+  EXPECT_THROW(match_kernel(90, F::bf16, F::bf16, F::bf16), std::invalid_argument);
+}
+
+// The header's claim: an instruction's N does not change any output bit (nor does M).
+TEST(MatchKernel, InstructionNChangesNoBit) {
+  const int m = 64, n = 32, k = 64;
+  std::mt19937_64 rng(21);
+  std::normal_distribution<double> normal;
+  std::vector<bfloat16_t> a(std::size_t(m) * k), b(std::size_t(k) * n);
+  for (auto& x : a) x = bfloat16_t(normal(rng));
+  for (auto& x : b) x = bfloat16_t(normal(rng));
+  std::vector<float> d8(std::size_t(m) * n), d256(d8.size());
+  gemm(builtin_model(90), find_instruction("wgmma.m64n8k16.f32.bf16.bf16", 90), row_major(a, m, k), row_major(b, k, n),
+       row_major(d8, m, n));
+  gemm(builtin_model(90), find_instruction("wgmma.m64n256k16.f32.bf16.bf16", 90), row_major(a, m, k),
+       row_major(b, k, n), row_major(d256, m, n));
+  EXPECT_EQ(d8, d256);
+}
+
+}  // namespace
+}  // namespace tcnum
