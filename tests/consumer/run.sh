@@ -2,7 +2,8 @@
 # Installs tcnum into a temporary prefix, then builds and runs tests/consumer against it:
 # checks that find_package(tcnum [COMPONENTS ...]) works for a downstream project, that the core
 # target brings neither MPFR, GMP nor Eigen onto the link line, and that asking for a component
-# that was not installed fails.
+# that was not installed fails; builds examples/kernel_test against the package and checks that
+# its planted difference is reported.
 # Usage: tests/consumer/run.sh [existing tcnum build dir]   (default: a fresh library-only build)
 # Exits non-zero on any failure.
 set -euo pipefail
@@ -46,4 +47,19 @@ if cmake -S "$work/missing" -B "$work/missing/build" -DCMAKE_PREFIX_PATH="$work/
   echo "consumer: find_package(tcnum COMPONENTS no_such_component) did not fail" >&2
   exit 1
 fi
+
+# The kernel-test example as a user copies it (examples/kernel_test): it builds against the
+# installed package, and its stand-in kernel's planted bit flip fails the test with the report.
+cmake -S "$root/examples/kernel_test" -B "$work/kernel_test" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$work/prefix"
+cmake --build "$work/kernel_test"
+if "$work/kernel_test/kernel_test" >"$work/kernel_test.log" 2>&1; then
+  cat "$work/kernel_test.log"
+  echo "consumer: examples/kernel_test passed, but its planted difference must fail it" >&2
+  exit 1
+fi
+cat "$work/kernel_test.log"
+for expected in "1 of 16384 elements differ (bit-exact)" "(17, 42)" "max ULP distance 1"; do
+  grep -qF "$expected" "$work/kernel_test.log" || { echo "consumer: kernel_test's report lacks '$expected'" >&2; exit 1; }
+done
 echo "consumer: OK"
