@@ -10,6 +10,9 @@
 // (MATLAB-tensor-core: V100TC.m, A100TC.m, H100TC.m, B200TC.m) and an A30 (GA100, sm_80)
 // output of their HPEC test program (IEEE_HPEC2025_block_FMA_tests/README.md).
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <set>
 
 #include <cmath>
 #include <sstream>
@@ -369,8 +372,48 @@ TEST(RecipesSanity, NotApplicableIsReported) {
   EXPECT_FALSE(v.note.empty());
   const Target f16 = target(80, "mma.m16n8k16.f16.f16.f16.f16");
   EXPECT_FALSE(km_fma_size(f16.fn, f16.in).applicable);  // needs fp32 C and D
-  for (const RecipeVerdict& r : run_all(q.fn, q.in, FasiVariant::turing_ampere))
-    EXPECT_FALSE(r.recipe.empty());
+}
+
+// A report records what the black box said: every probe's D is the black box's answer to that
+// probe's inputs, ids are unique, and a recipe that does not apply says why.
+TEST(RecipesSanity, ReportsRecordTheBlackBox) {
+  for (const auto& [sm, name] : std::vector<std::pair<int, const char*>>{
+           {89, "mma.m16n8k32.f32.e4m3.e4m3.f32"}, {80, "mma.m16n8k16.f16.f16.f16.f16"}, {90, "mma.m16n8k8.f32.tf32.tf32.f32"}}) {
+    const Target t = target(sm, name);
+    std::set<std::string> ids;
+    for (const RecipeVerdict& r : run_all(t.fn, t.in, FasiVariant::turing_ampere)) {
+      EXPECT_TRUE(ids.insert(r.recipe).second) << r.recipe << " twice on " << name;
+      if (r.applicable) {
+        EXPECT_FALSE(r.probes.empty()) << r.recipe << " on " << name << " ran no probe";
+      } else {
+        EXPECT_FALSE(r.note.empty()) << r.recipe << " on " << name;
+      }
+      for (const Probe& p : r.probes) EXPECT_EQ(p.d, t.fn(p.a, p.b, p.c)) << r.recipe << ": " << p.what;
+    }
+  }
+}
+
+// tcnum's own probes invert the parameters they measure: on a datapath with F kept bits and
+// blocks of Kb products they report F and Kb (Kb = K only as a lower bound: no later block).
+// The block-size probe's small product (D's smallest subnormal) must survive in a block of its
+// own, beside the earlier blocks' zero result: that takes no alignment floor and F >= 23 (as
+// every model has for these inputs); the kept-bits probe needs neither.
+RC_GTEST_PROP(RecipesSanity, ProbesMeasureTheirParameter, ()) {
+  const int sm = *rc::gen::element(80, 90);
+  const Instruction in = find_instruction(*rc::gen::element("mma.m16n8k16.f32.bf16.bf16.f32", "mma.m16n8k16.f32.f16.f16.f32"), sm);
+  DatapathParams p = builtin_model(sm).params_for(in);
+  p.frac_bits = *rc::gen::inRange(10, 40);
+  const RecipeVerdict f = probe_kept_fraction_bits(element_fn(p, in), in);
+  RC_LOG() << describe(f, in);
+  RC_ASSERT(f.applicable && f.value == p.frac_bits && !f.lower_bound);
+
+  p.frac_bits = *rc::gen::inRange(23, 40);
+  p.block_size = *rc::gen::element(1, 2, 4, 8, 16);
+  p.align_exponent_floor.reset();
+  const RecipeVerdict kb = probe_block_size(element_fn(p, in), in);
+  RC_LOG() << describe(kb, in);
+  RC_ASSERT(kb.applicable && kb.value == p.block_size);
+  RC_ASSERT(kb.lower_bound == (p.block_size == in.k));
 }
 
 }  // namespace

@@ -47,7 +47,9 @@ std::string params_text(const DatapathParams& p) {
   return os.str();
 }
 
-DatapathParams effective_params(const DatapathParams& p, const Instruction& in) {
+// One pass of the normalisation below; one reset can enable another (a cut that no longer acts
+// lets C's last block become an IEEE addition), so effective_params repeats it to a fixpoint.
+DatapathParams normalise_once(const DatapathParams& p, const Instruction& in) {
   DatapathParams e = p;
   const int K = in.k;
   const DatapathParams d;  // defaults
@@ -59,12 +61,17 @@ DatapathParams effective_params(const DatapathParams& p, const Instruction& in) 
     // interleave K/passes: pass p is one contiguous run, i.e. one pass cut into the same blocks
     e.k_passes = 1, e.pass_interleave = 1;
   }
-  // C added as a last block that rounds to nearest into D's own format, with F well beyond D's
-  // precision: its truncation only ever drops bits far below half an ulp of the larger addend,
-  // so it is the same function as one IEEE addition rounded to nearest.
+  // C added as a last block that rounds to nearest into D's own format, with F wide enough that
+  // its truncation never drops a bit of the smaller addend that could decide the rounding: the
+  // smaller addend (at most D's precision) matters only within D's precision + 2 binades of the
+  // larger, so F >= 2 * D's fraction bits + 3 keeps all of it there. It is then the same function
+  // as one IEEE addition rounded to nearest. (With less, or with an alignment floor, a dropped
+  // low bit turns an above-half case into a tie, which rounds to even. With signed zeros, -0
+  // products and a -0 C give -0 in blocks but +0 through the addition, whose chain starts at +0.)
   if (e.addend == AddendEntry::last_block && e.block_format == in.d_type && e.block_rounding == Rounding::nearest_even &&
-      e.block_result_frac_bits == 0 && spec(in.c_type).frac_bits <= spec(in.d_type).frac_bits &&
-      e.frac_bits >= spec(in.d_type).frac_bits + 3) {
+      e.block_result_frac_bits == 0 && !e.align_exponent_floor && !e.negative_zero_results &&
+      spec(in.c_type).frac_bits <= spec(in.d_type).frac_bits &&
+      e.frac_bits >= 2 * spec(in.d_type).frac_bits + 3) {
     e.addend = AddendEntry::ieee_add;
     e.output_rounding = Rounding::nearest_even;
   }
@@ -74,7 +81,7 @@ DatapathParams effective_params(const DatapathParams& p, const Instruction& in) 
   if (in.d_type != d.block_format && e.block_format == in.d_type) {
     if (c_in_blocks) e.output_rounding = d.output_rounding;
     e.output_direct = d.output_direct;
-    if (single) {  // one block: the same function as one direct rounding from an f32-format datapath
+    if (single && e.block_result_frac_bits == 0) {  // one uncut block: the same function as one direct rounding from an f32-format datapath
       e.output_rounding = e.block_rounding;
       e.block_format = d.block_format;
       e.block_rounding = d.block_rounding;
@@ -82,8 +89,11 @@ DatapathParams effective_params(const DatapathParams& p, const Instruction& in) 
   }
   // Does every block sum fit the block result exactly (so that its rounding never acts)?
   const int width = e.frac_bits + static_cast<int>(std::ceil(std::log2(4.0 * e.block_size + 2)));
-  if (e.block_result_frac_bits >= spec(e.block_format).frac_bits || width <= e.block_result_frac_bits + 1)
-    e.block_result_frac_bits = 0;  // the cut never acts
+  // A cut at or beyond the format's own precision: truncating twice is truncating once, but
+  // rounding to nearest twice is a double rounding.
+  const bool cut_within_format = e.block_result_frac_bits >= spec(e.block_format).frac_bits &&
+                                 e.block_rounding == Rounding::toward_zero;
+  if (cut_within_format || width <= e.block_result_frac_bits + 1) e.block_result_frac_bits = 0;  // the cut never acts
   const int precision = e.block_result_frac_bits > 0 ? e.block_result_frac_bits : spec(e.block_format).frac_bits;
   const int min_lsb = 2 * std::min(spec(in.a_type).emin() - spec(in.a_type).frac_bits,
                                    spec(in.b_type).emin() - spec(in.b_type).frac_bits);
@@ -99,14 +109,17 @@ DatapathParams effective_params(const DatapathParams& p, const Instruction& in) 
       e.block_rounding = d.block_rounding;
     }
     if (!c_in_blocks) e.output_direct = d.output_direct;  // the IEEE addition rounds into D itself
-    if (!e.output_direct && e.block_rounding == Rounding::toward_zero && e.output_rounding == Rounding::toward_zero)
-      e.output_direct = true;  // RZ then RZ is one RZ
+    if (!e.output_direct && e.block_rounding == Rounding::toward_zero && e.output_rounding == Rounding::toward_zero &&
+        precision >= spec(in.d_type).frac_bits)
+      e.output_direct = true;  // RZ then RZ to a coarser grid is one RZ
     if (single && e.output_direct) e.block_rounding = d.block_rounding;
   }
   // The block-result cut acts only on results stored in the block format.
   const bool stored = !single || in.d_type == e.block_format || !e.output_direct;
   if (!stored) e.block_result_frac_bits = d.block_result_frac_bits;
-  if (!overflow_reachable(in)) e.overflow_to_inf = d.overflow_to_inf;
+  // A cut rounding to nearest can round the largest finite block result up beyond the range.
+  const bool cut_rounds_up = e.block_result_frac_bits > 0 && e.block_rounding == Rounding::nearest_even;
+  if (!overflow_reachable(in) && !cut_rounds_up) e.overflow_to_inf = d.overflow_to_inf;
   // Unpacking A/B into a wider format changes only the nominal exponent of their subnormals,
   // and that only matters when a truncation can reach the products' lowest bits.
   if (e.unpack_format) {
@@ -120,12 +133,35 @@ DatapathParams effective_params(const DatapathParams& p, const Instruction& in) 
     }
     if (!acts) e.unpack_format.reset();
   }
-  // A floor under the alignment exponent acts only when every term can lie below it.
+  // A floor under the alignment exponent acts only when every term can lie below it. The terms
+  // are the products (their factors' nominal exponents: an exact unpacking into a wider format
+  // gives subnormals their true exponent), C when it joins a block, and the earlier blocks' results.
   if (e.align_exponent_floor) {
-    const int lowest_nominal = spec(in.a_type).emin() + spec(in.b_type).emin();
-    if (*e.align_exponent_floor <= lowest_nominal || min_lsb >= *e.align_exponent_floor - e.frac_bits)
+    auto nominal_emin = [&](Format f) {
+      const int lowest = e.unpack_format ? std::max(spec(f).emin() - spec(f).frac_bits, spec(*e.unpack_format).emin())
+                                         : spec(f).emin();
+      return std::min(spec(f).emin(), lowest);
+    };
+    const bool several_blocks = e.block_size < K || e.k_passes > 1 || e.addend == AddendEntry::last_block;
+    int lowest_nominal = nominal_emin(in.a_type) + nominal_emin(in.b_type);
+    int lowest_bit = min_lsb;
+    if (c_in_blocks) {
+      lowest_nominal = std::min(lowest_nominal, spec(in.c_type).emin());
+      lowest_bit = std::min(lowest_bit, spec(in.c_type).emin() - spec(in.c_type).frac_bits);
+    }
+    if (several_blocks) {
+      lowest_nominal = std::min(lowest_nominal, spec(e.block_format).emin());
+      lowest_bit = std::min(lowest_bit, bf_min);
+    }
+    if (*e.align_exponent_floor <= lowest_nominal || lowest_bit >= *e.align_exponent_floor - e.frac_bits)
       e.align_exponent_floor.reset();
   }
+  return e;
+}
+
+DatapathParams effective_params(const DatapathParams& p, const Instruction& in) {
+  DatapathParams e = normalise_once(p, in);
+  for (DatapathParams next = normalise_once(e, in); !(next == e); next = normalise_once(e, in)) e = next;
   return e;
 }
 
