@@ -32,14 +32,20 @@ __device__ std::uint32_t pack(const __nv_bfloat16* p) {
   return std::uint32_t(__bfloat16_as_ushort(p[0])) | (std::uint32_t(__bfloat16_as_ushort(p[1])) << 16);
 }
 
-// A: M×K row-major; B: K×N column-major (column j's K values contiguous); acc: M×N row-major.
-__global__ void mma_gemm(const __nv_bfloat16* a, const __nv_bfloat16* b, float* acc) {
+// A: M×K row-major; B: K×N column-major (column j's K values contiguous); C (null: zeros) and
+// acc: M×N row-major; the accumulators start from C.
+__global__ void mma_gemm(const __nv_bfloat16* a, const __nv_bfloat16* b, const float* c_in, float* acc) {
   const int warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x % 32;
   const int tm = warp / (N / 8), tn = warp % (N / 8);
   if (tm >= M / 16) return;
   const int g = lane / 4, t = lane % 4;  // PTX's groupID and threadID_in_group
   const int row0 = tm * 16 + g, row1 = row0 + 8, bcol = tn * 8 + g;
+  const int col = tn * 8 + 2 * t;  // D fragment: c0, c1 at (row0, col), (row0, col + 1); c2, c3 on row1
   float c[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  if (c_in != nullptr) {
+    c[0] = c_in[row0 * N + col], c[1] = c_in[row0 * N + col + 1];
+    c[2] = c_in[row1 * N + col], c[3] = c_in[row1 * N + col + 1];
+  }
   for (int k0 = 0; k0 < K; k0 += 16) {
     const std::uint32_t a0 = pack(a + row0 * K + k0 + 2 * t), a1 = pack(a + row1 * K + k0 + 2 * t);
     const std::uint32_t a2 = pack(a + row0 * K + k0 + 2 * t + 8), a3 = pack(a + row1 * K + k0 + 2 * t + 8);
@@ -50,7 +56,6 @@ __global__ void mma_gemm(const __nv_bfloat16* a, const __nv_bfloat16* b, float* 
         : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
         : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
   }
-  const int col = tn * 8 + 2 * t;
   acc[row0 * N + col] = c[0], acc[row0 * N + col + 1] = c[1];
   acc[row1 * N + col] = c[2], acc[row1 * N + col + 1] = c[3];
 }
@@ -123,7 +128,7 @@ TEST_P(MmaSyncKernel, MatchesTheOracleBitForBit) {
   float *dbias = to_device(x.bias), *dacc = nullptr;
   check(cudaMalloc(&dacc, sizeof(float) * M * N), "cudaMalloc");
   check(cudaMalloc(&dd, sizeof(__nv_bfloat16) * M * N), "cudaMalloc");
-  mma_gemm<<<(M / 16) * (N / 8) / 4, 128>>>(da, db, dacc);
+  mma_gemm<<<(M / 16) * (N / 8) / 4, 128>>>(da, db, nullptr, dacc);
   epilogue<<<(M * N + 255) / 256, 256>>>(dacc, dc, dbias, alpha, beta, dd);
   check(cudaDeviceSynchronize(), "kernels");
   const std::vector<float> gpu_acc = to_host(dacc, std::size_t(M) * N);
@@ -170,6 +175,33 @@ TEST_P(MmaSyncKernel, MatchesTheOracleBitForBit) {
               differing(km.model(), tcnum::find_instruction("mma.m16n8k8.f32.bf16.bf16.f32", sm), km.options),
               differing(km.model(), km.instruction, descending), differing(exact, km.instruction, {}),
               tcnum::compare(tcnum::row_major(fmaf_loop, M, N), tcnum::row_major(gpu_acc, M, N)).differing);
+}
+
+// README's first example on the GPU: d = 1 + four products 3·2^-26 (C = 1 enters the MMA).
+// tcnum says 1 + 2^-23, an fmaf loop 1, the correctly rounded sum 1 + 2^-22.
+TEST(ReadmeCase, OneElementOnTheGpu) {
+  const int sm = device_sm();
+  if (sm == 0) GTEST_SKIP() << "no CUDA device";
+  std::vector<__nv_bfloat16> a(std::size_t(M) * K, __float2bfloat16_rn(0.0f)), b(std::size_t(K) * N, a[0]);
+  for (int k = 0; k < 4; ++k) a[k] = __float2bfloat16_rn(0x3p-13f), b[k] = __float2bfloat16_rn(0x1p-13f);
+  std::vector<float> c(std::size_t(M) * N, 0.0f);
+  c[0] = 1.0f;
+  __nv_bfloat16 *da = to_device(a), *db = to_device(b);
+  float *dc = to_device(c), *dacc = nullptr;
+  check(cudaMalloc(&dacc, sizeof(float) * M * N), "cudaMalloc");
+  mma_gemm<<<(M / 16) * (N / 8) / 4, 128>>>(da, db, dc, dacc);
+  check(cudaDeviceSynchronize(), "kernel");
+  const std::vector<float> gpu = to_host(dacc, std::size_t(M) * N);
+  for (void* p : {(void*)da, (void*)db, (void*)dc, (void*)dacc}) cudaFree(p);
+
+  using tcnum::Format;
+  const tcnum::KernelMatch km = tcnum::match_kernel(sm, Format::bf16, Format::bf16, Format::fp32, "HMMA.16816.F32.BF16");
+  std::vector<float> oracle(std::size_t(M) * N);
+  tcnum::gemm(km.model(), km.instruction, tcnum::row_major(a, M, K), tcnum::col_major(b, K, N), tcnum::row_major(c, M, N),
+              tcnum::row_major(oracle, M, N), km.options);
+  std::printf("README case on the GPU: d = %a (tcnum: %a)\n", gpu[0], oracle[0]);
+  EXPECT_EQ(gpu[0], 1.0f + 0x1p-23f);
+  EXPECT_TCNUM_EQ(tcnum::row_major(gpu, M, N), tcnum::row_major(oracle, M, N));
 }
 
 INSTANTIATE_TEST_SUITE_P(ExponentSpread, MmaSyncKernel, ::testing::Values(0, 8, 20));

@@ -11,6 +11,9 @@
 // no rounding. In CMake: target_include_directories(... CUDA::toolkit's include dirs), or
 // compile the including file with nvcc.
 #pragma once
+#if !__has_include(<cuda_fp16.h>)
+#error "tcnum/interop/cuda.hpp needs the CUDA toolkit's headers (cuda_fp16.h, cuda_bf16.h, cuda_fp8.h) on the include path"
+#endif
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>

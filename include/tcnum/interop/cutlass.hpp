@@ -12,6 +12,9 @@
 // the CUTLASS headers of github.com/NVIDIA/cutlass (tests/test_cutlass_interop.cpp, built
 // when CMake finds them: -DTCNUM_CUTLASS_INCLUDE_DIR=<cutlass>/include).
 #pragma once
+#if !__has_include(<cutlass/numeric_types.h>)
+#error "tcnum/interop/cutlass.hpp needs CUTLASS's headers on the include path (<cutlass checkout>/include)"
+#endif
 #include <cutlass/numeric_types.h>
 
 #include <cstdint>
