@@ -13,6 +13,8 @@
 #include "tcnum/core/epilogue.hpp"
 #include "tcnum/core/model.hpp"
 
+#include "random_values.hpp"
+
 namespace tcnum {
 namespace {
 
@@ -90,11 +92,8 @@ TEST(EpilogueElement, Relu) {
 TEST(GemmWithEpilogue, IdentityEpilogueIsThePlainGemm) {
   const Instruction in = find_instruction("mma.m16n8k16.f32.bf16.bf16.f32", 80);
   const int m = 16, n = 16, k = 48;
-  std::mt19937_64 rng(11);
-  std::normal_distribution<double> normal;
-  std::vector<bfloat16_t> a(std::size_t(m) * k), b(std::size_t(k) * n);
-  for (auto& x : a) x = bfloat16_t(normal(rng));
-  for (auto& x : b) x = bfloat16_t(normal(rng));
+  const auto a = test::random_normal<bfloat16_t>(std::size_t(m) * k, 11);
+  const auto b = test::random_normal<bfloat16_t>(std::size_t(k) * n, 12);
   std::vector<float> plain(std::size_t(m) * n), with(std::size_t(m) * n);
   gemm(builtin_model(80), in, row_major(a, m, k), row_major(b, k, n), row_major(plain, m, n));
   gemm_with_epilogue(builtin_model(80), in, row_major(a, m, k), row_major(b, k, n), row_major(with, m, n), Epilogue{});

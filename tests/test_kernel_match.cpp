@@ -11,6 +11,8 @@
 #include "tcnum/core/gemm_views.hpp"
 #include "tcnum/core/kernel_match.hpp"
 
+#include "random_values.hpp"
+
 namespace tcnum {
 namespace {
 
@@ -69,14 +71,27 @@ TEST(MatchKernel, ContradictionsAndUnknownsAreErrors) {
   EXPECT_THROW(match_kernel(90, F::bf16, F::bf16, F::bf16), std::invalid_argument);
 }
 
+TEST(MatchKernel, GemmOfAMatchUsesItsModelInstructionAndOptions) {
+  const int m = 64, n = 16, k = 64;
+  const auto a = test::random_normal<bfloat16_t>(std::size_t(m) * k, 22);
+  const auto b = test::random_normal<bfloat16_t>(std::size_t(k) * n, 122);
+  KernelMatch km = match_kernel(80, F::bf16, F::bf16, F::fp32);
+  km.options.k_order = {3, 1, 2, 0};
+  std::vector<float> via_match(std::size_t(m) * n), direct(via_match.size());
+  gemm(km, row_major(a, m, k), row_major(b, k, n), row_major(via_match, m, n));
+  gemm(builtin_model(80), find_instruction("mma.m16n8k16.f32.bf16.bf16.f32", 80), row_major(a, m, k),
+       row_major(b, k, n), row_major(direct, m, n), km.options);
+  EXPECT_EQ(via_match, direct);
+  std::vector<float> ascending(via_match.size());
+  gemm(builtin_model(80), km.instruction, row_major(a, m, k), row_major(b, k, n), row_major(ascending, m, n));
+  EXPECT_NE(via_match, ascending) << "the k-order must be taken from the match";
+}
+
 // The header's claim: an instruction's N does not change any output bit (nor does M).
 TEST(MatchKernel, InstructionNChangesNoBit) {
   const int m = 64, n = 32, k = 64;
-  std::mt19937_64 rng(21);
-  std::normal_distribution<double> normal;
-  std::vector<bfloat16_t> a(std::size_t(m) * k), b(std::size_t(k) * n);
-  for (auto& x : a) x = bfloat16_t(normal(rng));
-  for (auto& x : b) x = bfloat16_t(normal(rng));
+  const auto a = test::random_normal<bfloat16_t>(std::size_t(m) * k, 21);
+  const auto b = test::random_normal<bfloat16_t>(std::size_t(k) * n, 121);
   std::vector<float> d8(std::size_t(m) * n), d256(d8.size());
   gemm(builtin_model(90), find_instruction("wgmma.m64n8k16.f32.bf16.bf16", 90), row_major(a, m, k), row_major(b, k, n),
        row_major(d8, m, n));

@@ -14,6 +14,8 @@
 #include "tcnum/core/gemm_views.hpp"
 #include "tcnum/core/model.hpp"
 
+#include "random_values.hpp"
+
 namespace tcnum {
 namespace {
 
@@ -24,13 +26,8 @@ const Instruction& bf16_mma() {
   return in;
 }
 
-// Random bf16 / fp32 values: N(0,1) rounded to nearest even.
 std::vector<bfloat16_t> random_bf16(std::size_t count, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<double> normal;
-  std::vector<bfloat16_t> v(count);
-  for (auto& x : v) x = bfloat16_t(normal(rng));
-  return v;
+  return test::random_normal<bfloat16_t>(count, seed);
 }
 
 TEST(MatrixView, DefaultLeadingDimensionIsPacked) {

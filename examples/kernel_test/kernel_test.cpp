@@ -39,8 +39,7 @@ TEST(MyKernel, MatchesTheTensorCoreOracle) {
   const tcnum::KernelMatch km = tcnum::match_kernel(90, Format::bf16, Format::bf16, Format::fp32,
                                                     "HGMMA.64x128x16.F32.BF16");
   std::vector<float> oracle_d(M * N);
-  tcnum::gemm(km.model(), km.instruction, tcnum::row_major(a, M, K), tcnum::col_major(b, K, N),
-              tcnum::row_major(oracle_d, M, N), km.options);
+  tcnum::gemm(km, tcnum::row_major(a, M, K), tcnum::col_major(b, K, N), tcnum::row_major(oracle_d, M, N));
   EXPECT_TCNUM_EQ(tcnum::row_major(kernel_d, M, N), tcnum::row_major(oracle_d, M, N));
 }
 

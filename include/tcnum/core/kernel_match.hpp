@@ -4,7 +4,7 @@
 //
 //   const tcnum::KernelMatch km = tcnum::match_kernel(90, Format::bf16, Format::bf16, Format::fp32,
 //                                                     "HGMMA.64x128x16.F32.BF16");
-//   tcnum::gemm(km.model(), km.instruction, A, B, D, km.options);
+//   tcnum::gemm(km, A, B, D);     // = tcnum::gemm(km.model(), km.instruction, A, B, D, km.options)
 //
 // Only the family (mma / wgmma / tcgen05), the input types, the accumulator type and the
 // instruction's K change output bits: M and N do not (every element is its own chain of
@@ -13,8 +13,10 @@
 #include <string>
 #include <string_view>
 
+#include "tcnum/core/epilogue.hpp"
 #include "tcnum/core/format.hpp"
 #include "tcnum/core/gemm.hpp"
+#include "tcnum/core/gemm_views.hpp"
 #include "tcnum/core/instruction.hpp"
 #include "tcnum/core/model.hpp"
 
@@ -38,5 +40,22 @@ struct KernelMatch {
 // tcgen05.mma on sm_100). Throws std::invalid_argument when the mnemonic cannot be read or
 // contradicts the types, and UnknownInstruction when the architecture lacks the instruction.
 KernelMatch match_kernel(int sm, Format a, Format b, Format accumulator, std::string_view sass = {});
+
+// The oracle of a matched kernel: gemm / gemm_with_epilogue (gemm_views.hpp, epilogue.hpp)
+// with km's model, instruction and options.
+template <class TA, class TB, class TD>
+void gemm(const KernelMatch& km, MatrixView<TA> a, MatrixView<TB> b, MatrixView<TD> d, const Conversion& conv = {}) {
+  gemm(km.model(), km.instruction, a, b, d, km.options, conv);
+}
+template <class TA, class TB, class TC, class TD>
+void gemm(const KernelMatch& km, MatrixView<TA> a, MatrixView<TB> b, MatrixView<TC> c, MatrixView<TD> d,
+          const Conversion& conv = {}) {
+  gemm(km.model(), km.instruction, a, b, c, d, km.options, conv);
+}
+template <class TA, class TB, class TC, class TD>
+void gemm_with_epilogue(const KernelMatch& km, MatrixView<TA> a, MatrixView<TB> b, MatrixView<TC> c, MatrixView<TD> d,
+                        const Epilogue& ep, const Conversion& conv = {}) {
+  gemm_with_epilogue(km.model(), km.instruction, a, b, c, d, ep, km.options, conv);
+}
 
 }  // namespace tcnum
