@@ -42,8 +42,9 @@ Model ampere_like(const char* name, int sm, const char* desc) {
   Model m{name, sm, desc, {}};
   m.rules.push_back(rule(std::nullopt, InputClass::tf32, params(24, 4), std::string(kKM) + "; " + kMmaSim));
   // Ada fp8: 13 kept fraction bits (MMA-Sim: F = 13 with an e8m13 block result; Khattak &
-  // Mikaitis' L40S model: neab = -10). The e8m13 truncation of the block result itself is
-  // not expressible (docs/models.md).
+  // Mikaitis' L40S model: neab = -10). The e8m13 cut of the block result itself would be
+  // block_result_frac_bits = 13 (as sm_90's fp8 wgmma has); no Ada corpus has tested it yet
+  // (docs/models.md §4.2).
   m.rules.push_back(rule(std::nullopt, InputClass::fp8, params(13, 16),
                          std::string(kMmaSim) + " (Ada fp8); " + kKM + " (L40S model)"));
   // f16 D: every block result is rounded to f16, to nearest even, before the next block

@@ -73,9 +73,15 @@ void register_check(CLI::App& app) {
   cmd->add_option("--cases", o->cases, "cases per instruction and distribution")->capture_default_str();
   cmd->add_option("--seed", o->seed, "seed; 0 = from the clock")->capture_default_str();
   cmd->add_option("--wgmma-n", o->wgmma_n, "wgmma N values for --instr all")->delimiter(',')->capture_default_str();
-  cmd->add_option("--model", o->model_file, "model JSON instead of the built-in sm_90 model");
+  cmd->add_option("--model", o->model_file, "model JSON instead of the built-in model of the GPU's architecture");
   cmd->add_option("--mismatches-out", o->mismatches_out, "write mismatching cases as corpus lines here");
   cmd->add_flag("--json", o->json, "JSON table on stderr");
+  cmd->footer(
+      "Examples (GPU):\n"
+      "  numprobe check --cases 2000 --wgmma-n 8,16,64,128,256   (docs/live-check-h100.txt)\n"
+      "  numprobe check --instr mma.m16n8k16.f32.bf16.bf16.f32 --dist spread --seed 7\n"
+      "  numprobe check --model fitted.json --mismatches-out bad.tcc   (mismatches as corpus lines)\n"
+      "Exit status 1 when any case differs.");
   cmd->callback([o] { exit_code() = run_check(*o); });
 }
 

@@ -176,7 +176,7 @@ void register_fit(CLI::App& app) {
       "  numprobe fit --backend device --out h100.json          (GPU)\n"
       "  numprobe fit --backend device --instr mma.m16n8k16.f32.bf16.bf16.f32 --report\n"
       "  numprobe fit --backend emu --arch sm_90                 (self-consistency: must print 'equal')\n"
-      "  numprobe replay --model h100.json corpora/h100/*.tcc.gz\n"
+      "  numprobe replay --model h100.json corpora/h100/*/*.tcc.gz\n"
       "Exit status 1 when a fitted instruction does not reproduce every case it was asked.");
   cmd->callback([o] { exit_code() = run_fit(*o); });
 }

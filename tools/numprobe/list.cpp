@@ -12,6 +12,10 @@ void register_list(CLI::App& app) {
   auto* cmd = app.add_subcommand("list", "List the instructions of an architecture, or print its built-in model");
   cmd->add_option("--arch", *arch, "sm_70, sm_75, sm_80, sm_86, sm_89, sm_90, sm_100")->capture_default_str();
   cmd->add_flag("--model", *show_model, "print the built-in model as JSON (a template for --model files)");
+  cmd->footer(
+      "Examples:\n"
+      "  numprobe list --arch sm_80           (the instructions of an architecture)\n"
+      "  numprobe list --arch sm_90 --model   (its built-in model as JSON)\n");
   cmd->callback([arch, show_model] {
     const int sm = tcnum::parse_arch(*arch);
     if (*show_model) {

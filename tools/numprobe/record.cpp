@@ -63,6 +63,12 @@ void register_record(CLI::App& app) {
   cmd->add_option("--seed", o->seed, "seed (same seed, same inputs)")->capture_default_str();
   cmd->add_option("--wgmma-n", o->wgmma_n, "wgmma N values probed by --instr all")->delimiter(',')->capture_default_str();
   cmd->add_option("--out", o->out, "corpus file (.tcc or .tcc.gz)")->required();
+  cmd->footer(
+      "Examples (GPU):\n"
+      "  numprobe record --instr all --dist all --cases 2000 --seed 1 --out h100.tcc.gz\n"
+      "  numprobe record --instr wgmma.m64n64k16.f32.bf16.bf16 --dist spread --cases 500 --out spread.tcc\n"
+      "  tools/record_h100.sh build/tools/numprobe h100-new   (the recipe of corpora/h100)\n"
+      "The same seed gives the same inputs; the file records the command line.");
   cmd->callback([o] {
     o->command_line = "numprobe record --instr " + o->instr + " --dist " + o->dist + " --cases " +
                       std::to_string(o->cases) + " --seed " + std::to_string(o->seed) + " --out " + o->out;
