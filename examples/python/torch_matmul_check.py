@@ -20,6 +20,8 @@ import torch
 
 import tcnum
 
+import oracle_variants
+
 
 def cpu_part():
     """torch CPU tensors in, numpy out: on small integers every product is exact, so
@@ -48,21 +50,27 @@ def gpu_part(size):
     print(f"oracle: {oracle.instruction.name}, k-steps ascending, no split-K")
     failures = 0
 
-    d_bf16 = torch.matmul(a.cuda(), b.cuda()).cpu()
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA], acc_events=True) as prof:
+        d_bf16 = torch.matmul(a.cuda(), b.cuda()).cpu()
+    kernels = sorted({e.name for e in prof.events()
+                      if e.device_type == torch.autograd.DeviceType.CUDA and not e.name.startswith("Memcpy")})
+    print(f"cuBLAS kernel(s): {', '.join(kernels)}")
     want = np.asarray(oracle).astype(ml_dtypes.bfloat16)  # fp32 -> bf16, round to nearest even
     report = tcnum.testing.compare(d_bf16, want)
     print(f"torch.matmul bf16 -> bf16 D: {report}")
-    failures += report.count > 0
+    if report.count:
+        failures += not oracle_variants.explain(a, b, d_bf16, arch, round_to=ml_dtypes.bfloat16)
 
-    if "out_dtype" in torch.mm.__doc__ or hasattr(torch, "_scaled_mm"):
-        try:
-            d_f32 = torch.mm(a.cuda(), b.cuda(), out_dtype=torch.float32).cpu()
-        except (TypeError, RuntimeError) as e:
-            print(f"torch.mm(out_dtype=float32) not available: {e}")
-        else:
-            report = tcnum.testing.compare(d_f32, oracle)
-            print(f"torch.mm bf16 -> fp32 D: {report}")
-            failures += report.count > 0
+    try:
+        d_f32 = torch.mm(a.cuda(), b.cuda(), out_dtype=torch.float32).cpu()
+    except (TypeError, RuntimeError) as e:
+        print(f"torch.mm(out_dtype=float32) not available: {e}")
+    else:
+        report = tcnum.testing.compare(d_f32, oracle)
+        print(f"torch.mm bf16 -> fp32 D (out_dtype=torch.float32): {report}")
+        if report.count:
+            failures += not oracle_variants.explain(a, b, d_f32, arch)
+        oracle_variants.sensitivity(a, b, d_f32, arch)
     return failures
 
 

@@ -18,6 +18,8 @@ import triton.language as tl
 
 import tcnum
 
+import oracle_variants
+
 
 @triton.jit
 def matmul_kernel(a_ptr, b_ptr, d_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
@@ -46,7 +48,10 @@ def run(dtype, size, arch):
     report = tcnum.testing.compare(d.cpu(), oracle)
     print(f"Triton tl.dot {str(dtype).replace('torch.', '')} -> fp32, {size}³, oracle {oracle.instruction.name}: "
           f"{report}")
-    return report.count
+    oracle_variants.sensitivity(a, b, d.cpu(), arch)
+    if report.count and not oracle_variants.explain(a, b, d.cpu(), arch):
+        return report.count
+    return 0
 
 
 def main():
@@ -59,7 +64,8 @@ def main():
     major, minor = torch.cuda.get_device_capability()
     arch = f"sm_{major}{minor}"
     print(f"GPU: {torch.cuda.get_device_name()} ({arch}), Triton {triton.__version__}")
-    failed = sum(run(dt, args.size, arch) > 0 for dt in (torch.bfloat16, torch.float16))
+    dtypes = [torch.bfloat16, torch.float16] + ([torch.float8_e4m3fn] if major >= 9 else [])
+    failed = sum(run(dt, args.size, arch) > 0 for dt in dtypes)
     return 1 if failed else 0
 
 

@@ -1,6 +1,7 @@
 """The binding's overhead: tcnum.gemm on numpy/ml_dtypes arrays from Python against the same
 tcnum::gemm call made from C++ in the same process (on uint32 vectors prepared beforehand).
-The two are timed alternately, so machine noise hits both; medians are reported.
+The two are timed alternately (each first in every other round), so machine noise hits
+both alike; medians are reported.
 
     python3 python/benchmarks/gemm_overhead.py [--size 512] [--repeats 5] [--threads 1 2]
 """
@@ -36,11 +37,18 @@ def main():
     print(f"{n}³ bf16 tcnum.gemm, {instr}, {args.arch}; {args.repeats} runs each, alternating")
     for threads in args.threads:
         py, cpp = [], []
-        for _ in range(args.repeats):
+
+        def time_python():
             t0 = time.perf_counter()
             tcnum.gemm(a, b, arch=args.arch, threads=threads)
             py.append(time.perf_counter() - t0)
-            cpp += _tcnum.cpp_gemm_seconds(model, instr, a32, b32, c32, n, n, n, 1, threads)
+
+        def time_cpp():
+            cpp.extend(_tcnum.cpp_gemm_seconds(model, instr, a32, b32, c32, n, n, n, 1, threads))
+
+        for r in range(args.repeats):  # alternate, and alternate which goes first
+            for run in ((time_python, time_cpp) if r % 2 == 0 else (time_cpp, time_python)):
+                run()
         mp, mc = statistics.median(py), statistics.median(cpp)
         print(f"threads {threads}: Python {mp * 1e3:9.2f} ms   C++ {mc * 1e3:9.2f} ms   "
               f"Python/C++ {mp / mc:.3f}   ({n**3 / mc / 1e6:.1f} M MAC/s)")

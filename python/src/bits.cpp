@@ -57,11 +57,11 @@ std::vector<std::uint32_t> widen(const BitsIn& bits, const char* what) {
   return out;
 }
 
-ArrayOut storage_array(const std::vector<std::uint32_t>& bits, Format f, const std::vector<std::size_t>& shape) {
+ArrayOut storage_array(std::vector<std::uint32_t> bits, Format f, const std::vector<std::size_t>& shape) {
   switch (spec(f).storage_bits) {
     case 8: return narrowed<std::uint8_t>(bits, shape);
     case 16: return narrowed<std::uint16_t>(bits, shape);
-    default: return owned_array(std::vector<std::uint32_t>(bits), shape);
+    default: return owned_array(std::move(bits), shape);
   }
 }
 

@@ -23,8 +23,9 @@ using ArrayOut = nb::ndarray<nb::numpy>;
 // 8/16/32-bit. `what` names the operand in messages.
 std::vector<std::uint32_t> widen(const BitsIn& bits, const char* what);
 
-// A numpy array of f's storage width (uint8/uint16/uint32) holding `bits`, with `shape`.
-ArrayOut storage_array(const std::vector<std::uint32_t>& bits, Format f, const std::vector<std::size_t>& shape);
+// A numpy array of f's storage width (uint8/uint16/uint32) holding `bits`, with `shape`
+// (32-bit formats take over the vector's buffer: pass it with std::move where it is done with).
+ArrayOut storage_array(std::vector<std::uint32_t> bits, Format f, const std::vector<std::size_t>& shape);
 
 // A new numpy float64 array with `shape`, owning `values`.
 ArrayOut float64_array(std::vector<double>&& values, const std::vector<std::size_t>& shape);

@@ -10,7 +10,7 @@
 
 #include "bits.hpp"
 #include "corpus_binding.hpp"
-#include "gemm_threads.hpp"
+#include "compare_binding.hpp"
 #include "timing.hpp"
 
 namespace tcnum::python {
@@ -54,11 +54,9 @@ ArrayOut mma_elements(const Model& model, const std::string& name, const BitsIn&
   std::vector<std::uint32_t> d(count);
   {
     nb::gil_scoped_release unlocked;
-    const DatapathParams& p = model.params_for(in);
-    for (std::size_t i = 0; i < count; ++i)
-      d[i] = mma_element(p, in, {av.data() + i * k, k}, {bv.data() + i * k, k}, cv[i]);
+    mma_batch(compile_plan(model, in), count, av.data(), bv.data(), cv.data(), d.data());
   }
-  return storage_array(d, in.d_type, {count});
+  return storage_array(std::move(d), in.d_type, {count});
 }
 
 // `tiles` whole instruction tiles: A tiles×M×K, B tiles×K×N (row-major, as Python writes
@@ -83,7 +81,7 @@ ArrayOut mma_tiles(const Model& model, const std::string& name, const BitsIn& a,
       mma_tile(model, in, av.data() + t * M * K, bt.data(), cv.data() + t * M * N, d.data() + t * M * N);
     }
   }
-  return storage_array(d, in.d_type, {tiles, M, N});
+  return storage_array(std::move(d), in.d_type, {tiles, M, N});
 }
 
 ArrayOut gemm_bits(const Model& model, const std::string& name, const BitsIn& a, const BitsIn& b, const BitsIn& c, int m,
@@ -93,13 +91,13 @@ ArrayOut gemm_bits(const Model& model, const std::string& name, const BitsIn& a,
   GemmOptions opt;
   opt.k_order = k_order;
   opt.split_k = split_k;
-  set_threads(opt, threads);
+  opt.threads = threads;  // 0: every core
   std::vector<std::uint32_t> d;
   {
     nb::gil_scoped_release unlocked;
     d = gemm(model, in, m, n, k, av, bv, cv, opt);
   }
-  return storage_array(d, in.d_type, {static_cast<std::size_t>(m), static_cast<std::size_t>(n)});
+  return storage_array(std::move(d), in.d_type, {static_cast<std::size_t>(m), static_cast<std::size_t>(n)});
 }
 
 }  // namespace
@@ -109,6 +107,9 @@ NB_MODULE(_tcnum, m) {
   using namespace tcnum;
   using namespace tcnum::python;
   m.doc() = "tcnum's compiled core; use the `tcnum` package, not this module.";
+  // The package caches built-in models for the life of the process; at exit, with torch loaded,
+  // teardown order leaves them alive and nanobind would print (harmless) leak reports.
+  nb::set_leak_warnings(false);
 
   nb::class_<Model>(m, "Model")
       .def_static("builtin", [](int sm) { return builtin_model(sm); }, nb::arg("sm"))
@@ -139,8 +140,9 @@ NB_MODULE(_tcnum, m) {
     const Format f = format_named(format);
     std::vector<std::uint32_t> out(x.size());
     const Rounding mode = toward_zero ? Rounding::toward_zero : Rounding::nearest_even;
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = encode(f, x.data()[i], mode, satfinite);
-    return storage_array(out, f, {out.size()});
+    const std::size_t n = out.size();
+    for (std::size_t i = 0; i < n; ++i) out[i] = encode(f, x.data()[i], mode, satfinite);
+    return storage_array(std::move(out), f, {n});
   }, nb::arg("values"), nb::arg("format"), nb::arg("toward_zero") = false, nb::arg("satfinite") = false,
         "Raw bits of float64 values rounded into a format (flat array of its storage width).");
 
@@ -153,5 +155,6 @@ NB_MODULE(_tcnum, m) {
         nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("k_order"), nb::arg("split_k"), nb::arg("threads"));
 
   bind_corpus(m);
+  bind_compare(m);
   bind_timing(m);
 }

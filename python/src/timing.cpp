@@ -6,7 +6,6 @@
 #include <chrono>
 
 #include "bits.hpp"
-#include "gemm_threads.hpp"
 
 namespace tcnum::python {
 
@@ -18,7 +17,7 @@ void bind_timing(nb::module_& m) {
     const Instruction in = find_instruction(name, model.sm);
     const std::vector<std::uint32_t> av = widen(a, "a"), bv = widen(b, "b"), cv = widen(c, "c");
     GemmOptions opt;
-    set_threads(opt, threads);
+    opt.threads = threads;  // 0: every core
     std::vector<double> seconds;
     nb::gil_scoped_release unlocked;
     for (int r = 0; r < repeats; ++r) {

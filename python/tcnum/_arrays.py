@@ -4,6 +4,8 @@ per-element Python work."""
 
 from __future__ import annotations
 
+import sys
+
 import ml_dtypes
 import numpy as np
 
@@ -77,16 +79,35 @@ def to_numpy(x, what: str) -> np.ndarray:
         try:
             return np.from_dlpack(x)
         except (TypeError, BufferError, RuntimeError, ValueError):
+            pass
+        try:
             bits, name = _tcnum.import_dlpack(x)
-            if name in _DLPACK_DTYPES:
-                return bits.view(_DLPACK_DTYPES[name])
-            raise TypeError(f"{what}: element type {name} is not a tensor-core format; valid: {VALID_DTYPES}")
+        except (TypeError, BufferError, RuntimeError, ValueError) as e:
+            viewed = _torch_view(x)  # producers that do not export their fp8 types through DLPack
+            if viewed is None:
+                raise TypeError(f"{what}: cannot import it through DLPack ({e}); valid: {VALID_DTYPES}") from e
+            return viewed
+        if name in _DLPACK_DTYPES:
+            return bits.view(_DLPACK_DTYPES[name])
+        raise TypeError(f"{what}: element type {name} is not a tensor-core format; valid: {VALID_DTYPES}")
     if hasattr(x, "__array__"):
         return np.asarray(x)
     arr = np.asarray(x)
     if arr.dtype == object:
         raise TypeError(f"{what}: expected an array, got {type(x).__name__}")
     return arr
+
+
+def _torch_view(x):
+    """A torch CPU tensor of bf16/fp8 as an ml_dtypes array, through an integer view."""
+    torch = sys.modules.get("torch")
+    if torch is None or not isinstance(x, torch.Tensor):
+        return None
+    name = str(x.dtype).replace("torch.", "")
+    if name not in _DLPACK_DTYPES:
+        return None
+    as_int = {1: (torch.uint8, np.uint8), 2: (torch.int16, np.uint16)}[x.element_size()]
+    return x.contiguous().view(as_int[0]).numpy().view(as_int[1]).view(_DLPACK_DTYPES[name])
 
 
 def formats_of(arr: np.ndarray, what: str) -> tuple:

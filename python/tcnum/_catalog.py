@@ -40,9 +40,14 @@ def arch_number(arch) -> int:
     return _tcnum.parse_arch(arch)
 
 
+@functools.lru_cache(maxsize=None)
+def _instructions(sm: int) -> tuple:
+    return tuple(Instruction(**d) for d in _tcnum.instructions(sm))
+
+
 def instructions(arch="sm_90") -> list:
     """Every instruction tcnum models on an architecture, as Instruction records."""
-    return [Instruction(**d) for d in _tcnum.instructions(arch_number(arch))]
+    return list(_instructions(arch_number(arch)))
 
 
 def instruction(name: str, arch="sm_90") -> Instruction:
@@ -85,6 +90,11 @@ _FAMILY_RANK = {"tcgen05": 0, "wgmma": 1, "mma": 2}
 
 
 def natural_instruction(a: str, b: str, d: str, arch="sm_90", c: str | None = None) -> Instruction:
+    return _natural(a, b, d, arch_number(arch), c)
+
+
+@functools.lru_cache(maxsize=None)
+def _natural(a: str, b: str, d: str, arch: int, c: str | None) -> Instruction:
     """The instruction a straightforward kernel uses for these formats on arch: the newest
     family there (tcgen05 on sm_100, wgmma on sm_90, else mma.sync), then the largest k, m
     and n. Numerics do not depend on n (nor on m): every output element is one dot product."""

@@ -1,14 +1,14 @@
-"""tcnum.testing.assert_bitexact and its report."""
+"""tcnum.testing: assert_bitexact and the compare report (the C++ tcnum::compare's)."""
 
 import ml_dtypes
 import numpy as np
 import pytest
 
 import tcnum
-from tcnum.testing import assert_bitexact, compare
+from tcnum.testing import assert_bitexact, assert_close_ulps, compare
 
 
-def test_identical_arrays_pass_and_a_planted_bit_is_reported_with_coordinates_bits_and_ulps():
+def test_identical_arrays_pass_and_a_planted_difference_is_reported_with_coordinates_bits_and_ulps():
     expected = np.arange(24, dtype=np.float32).reshape(4, 6) / 7
     actual = expected.copy()
     assert_bitexact(actual, expected)
@@ -17,9 +17,13 @@ def test_identical_arrays_pass_and_a_planted_bit_is_reported_with_coordinates_bi
         assert_bitexact(actual, expected)
     text = str(e.value)
     bits = int(expected.view(np.uint32)[2, 3])
-    assert "1 of 24 f32 elements differ" in text
-    assert f"at (2, 3): actual {float(actual[2, 3])!r} (0x{bits + 3:08x}), expected {float(expected[2, 3])!r} (0x{bits:08x}), 3 ULP" in text
-    assert "max ULP distance 3 at (2, 3)" in text
+    assert text.startswith("f32 4×6: 1 of 24 elements differ (bit-exact)")
+    assert "max ULP distance 3" in text
+    row = next(line for line in text.splitlines() if line.strip().startswith("(2, 3)"))
+    assert f"[0x{bits:08x}]" in row and f"[0x{bits + 3:08x}]" in row and row.rstrip().endswith("3")
+    r = compare(actual, expected)
+    assert r.count == 1 and r.first[0].index == (2, 3) and r.first[0].ulp == 3
+    assert (r.first[0].expected_bits, r.first[0].actual_bits) == (bits, bits + 3)
 
 
 def test_ulp_distance_crosses_zero_and_specials_are_classed():
@@ -27,12 +31,22 @@ def test_ulp_distance_crosses_zero_and_specials_are_classed():
     y = np.array([-np.float16(2.0**-24), -0.0, np.nan, 1.0], dtype=np.float16)
     r = compare(x, y)
     assert r.count == 3 and [m.ulp for m in r.first] == [2, 0, None]
-    assert r.max_ulp == 2 and r.max_ulp_index == (0,)
-    assert r.classes == {"actual Inf": 1, "expected NaN": 1, "expected -0": 1}
-    assert "NaN" in str(r)
+    assert [m.index for m in r.first] == [(0,), (1,), (2,)]
+    assert r.max_ulp == 2 and r.class_mismatches == 2
+    assert r.expected_classes == {"nan": 1, "inf": 0, "negative_zero": 1}
+    assert r.actual_classes == {"nan": 0, "inf": 1, "negative_zero": 0}
+    assert "compared as a 1×4 matrix" in str(r) and "classes: expected 1 NaN" in str(r)
 
 
-def test_formats_torchless_inputs_and_mismatched_arguments():
+def test_coordinates_of_higher_dimensional_arrays():
+    e = np.zeros((2, 3, 4), dtype=np.float16)
+    a = e.copy()
+    a[1, 2, 3] = 1.0
+    r = compare(a, e)
+    assert r.count == 1 and r.first[0].index == (1, 2, 3) and "(5, 3)" in r.text
+
+
+def test_formats_inputs_and_mismatched_arguments():
     a = np.array([1, 2, 3], dtype=ml_dtypes.bfloat16)
     b = a.copy()
     b[1] = ml_dtypes.bfloat16(2.015625)
@@ -45,8 +59,23 @@ def test_formats_torchless_inputs_and_mismatched_arguments():
         assert_bitexact(a, a[:2])
     with pytest.raises(TypeError, match="raw uint16 bits need format"):
         assert_bitexact(tcnum.to_bits(a), tcnum.to_bits(a))
-    with pytest.raises(AssertionError, match="my kernel\n1 of 3 bf16"):
+    with pytest.raises(AssertionError, match="my kernel\n"):
         assert_bitexact(a, b, msg="my kernel")
+
+
+def test_tolerances_for_kernels_not_meant_to_be_bit_exact():
+    e = np.array([1.0, 2.0, np.nan, 0.0], dtype=np.float32)
+    a = e.copy()
+    a.view(np.uint32)[0] += 2
+    a.view(np.uint32)[2] = 0x7FC00001  # another NaN payload
+    a[3] = -0.0
+    with pytest.raises(AssertionError, match="3 of 4 elements differ"):
+        assert_bitexact(a, e)
+    with pytest.raises(AssertionError, match=r"2 of 4 elements differ \(≤ 2 ULP\)"):
+        assert_close_ulps(a, e, 2)
+    assert_close_ulps(a, e, 2, any_nan=True, any_zero_sign=True)
+    with pytest.raises(AssertionError):
+        assert_close_ulps(a, e, 1, any_nan=True, any_zero_sign=True)
 
 
 def test_tf32_ignores_the_low_register_bits():
@@ -54,4 +83,5 @@ def test_tf32_ignores_the_low_register_bits():
     b = a.copy()
     b.view(np.uint32)[0] |= 0x1FFF
     assert compare(a, b).count == 1
-    assert compare(a, b, format="tf32").count == 0
+    tf = compare(a, b, format="tf32")
+    assert tf.count == 0 and tf.not_identical == 1
