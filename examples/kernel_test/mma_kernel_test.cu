@@ -32,8 +32,25 @@ __device__ std::uint32_t pack(const __nv_bfloat16* p) {
   return std::uint32_t(__bfloat16_as_ushort(p[0])) | (std::uint32_t(__bfloat16_as_ushort(p[1])) << 16);
 }
 
+// One k-step of one warp's 16×8 tile: acc += A(tile rows, k0..k0+15)·B(k0..k0+15, tile cols).
+__device__ void mma_step(const __nv_bfloat16* a, const __nv_bfloat16* b, int row0, int bcol, int t, int k0,
+                         float* acc) {
+  const int row1 = row0 + 8;
+  const std::uint32_t a0 = pack(a + row0 * K + k0 + 2 * t), a1 = pack(a + row1 * K + k0 + 2 * t);
+  const std::uint32_t a2 = pack(a + row0 * K + k0 + 2 * t + 8), a3 = pack(a + row1 * K + k0 + 2 * t + 8);
+  const std::uint32_t b0 = pack(b + bcol * K + k0 + 2 * t), b1 = pack(b + bcol * K + k0 + 2 * t + 8);
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+      "{%0,%1,%2,%3};\n"
+      : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3])
+      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+
 // A: M×K row-major; B: K×N column-major (column j's K values contiguous); C (null: zeros) and
-// acc: M×N row-major; the accumulators start from C.
+// acc: M×N row-major; the accumulators start from C. One warp per 16×8 tile of D. The plain
+// kernel walks the k-steps upward; Descending walks them downward; SplitTwo runs the upper half
+// of the k-steps from zero in a second accumulator and adds the two halves (fp32, RNE) at the end.
+template <bool Descending = false, bool SplitTwo = false>
 __global__ void mma_gemm(const __nv_bfloat16* a, const __nv_bfloat16* b, const float* c_in, float* acc) {
   const int warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x % 32;
   const int tm = warp / (N / 8), tn = warp % (N / 8);
@@ -41,21 +58,18 @@ __global__ void mma_gemm(const __nv_bfloat16* a, const __nv_bfloat16* b, const f
   const int g = lane / 4, t = lane % 4;  // PTX's groupID and threadID_in_group
   const int row0 = tm * 16 + g, row1 = row0 + 8, bcol = tn * 8 + g;
   const int col = tn * 8 + 2 * t;  // D fragment: c0, c1 at (row0, col), (row0, col + 1); c2, c3 on row1
-  float c[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  float c[4] = {0.0f, 0.0f, 0.0f, 0.0f}, upper[4] = {0.0f, 0.0f, 0.0f, 0.0f};
   if (c_in != nullptr) {
     c[0] = c_in[row0 * N + col], c[1] = c_in[row0 * N + col + 1];
     c[2] = c_in[row1 * N + col], c[3] = c_in[row1 * N + col + 1];
   }
-  for (int k0 = 0; k0 < K; k0 += 16) {
-    const std::uint32_t a0 = pack(a + row0 * K + k0 + 2 * t), a1 = pack(a + row1 * K + k0 + 2 * t);
-    const std::uint32_t a2 = pack(a + row0 * K + k0 + 2 * t + 8), a3 = pack(a + row1 * K + k0 + 2 * t + 8);
-    const std::uint32_t b0 = pack(b + bcol * K + k0 + 2 * t), b1 = pack(b + bcol * K + k0 + 2 * t + 8);
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-        "{%0,%1,%2,%3};\n"
-        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+  constexpr int steps = K / 16;
+  for (int s = 0; s < steps; ++s) {
+    const int step = Descending ? steps - 1 - s : s;
+    mma_step(a, b, row0, bcol, t, step * 16, SplitTwo && s >= steps / 2 ? upper : c);
   }
+  if (SplitTwo)
+    for (int i = 0; i < 4; ++i) c[i] = __fadd_rn(c[i], upper[i]);
   acc[row0 * N + col] = c[0], acc[row0 * N + col + 1] = c[1];
   acc[row1 * N + col] = c[2], acc[row1 * N + col + 1] = c[3];
 }
@@ -128,7 +142,7 @@ TEST_P(MmaSyncKernel, MatchesTheOracleBitForBit) {
   float *dbias = to_device(x.bias), *dacc = nullptr;
   check(cudaMalloc(&dacc, sizeof(float) * M * N), "cudaMalloc");
   check(cudaMalloc(&dd, sizeof(__nv_bfloat16) * M * N), "cudaMalloc");
-  mma_gemm<<<(M / 16) * (N / 8) / 4, 128>>>(da, db, nullptr, dacc);
+  mma_gemm<><<<(M / 16) * (N / 8) / 4, 128>>>(da, db, nullptr, dacc);
   epilogue<<<(M * N + 255) / 256, 256>>>(dacc, dc, dbias, alpha, beta, dd);
   check(cudaDeviceSynchronize(), "kernels");
   const std::vector<float> gpu_acc = to_host(dacc, std::size_t(M) * N);
@@ -189,7 +203,7 @@ TEST(ReadmeCase, OneElementOnTheGpu) {
   __nv_bfloat16 *da = to_device(a), *db = to_device(b);
   float *dc = to_device(c), *dacc = nullptr;
   check(cudaMalloc(&dacc, sizeof(float) * M * N), "cudaMalloc");
-  mma_gemm<<<(M / 16) * (N / 8) / 4, 128>>>(da, db, dc, dacc);
+  mma_gemm<><<<(M / 16) * (N / 8) / 4, 128>>>(da, db, dc, dacc);
   check(cudaDeviceSynchronize(), "kernel");
   const std::vector<float> gpu = to_host(dacc, std::size_t(M) * N);
   for (void* p : {(void*)da, (void*)db, (void*)dc, (void*)dacc}) cudaFree(p);
@@ -202,6 +216,48 @@ TEST(ReadmeCase, OneElementOnTheGpu) {
   std::printf("README case on the GPU: d = %a (tcnum: %a)\n", gpu[0], oracle[0]);
   EXPECT_EQ(gpu[0], 1.0f + 0x1p-23f);
   EXPECT_TCNUM_EQ(tcnum::row_major(gpu, M, N), tcnum::row_major(oracle, M, N));
+}
+
+// The accumulators of mma_gemm<Descending, SplitTwo> (C = 0) on the GPU.
+template <bool Descending, bool SplitTwo>
+std::vector<float> gpu_gemm(const Inputs& x) {
+  __nv_bfloat16 *da = to_device(x.a), *db = to_device(x.b);
+  float* dacc = nullptr;
+  check(cudaMalloc(&dacc, sizeof(float) * M * N), "cudaMalloc");
+  mma_gemm<Descending, SplitTwo><<<(M / 16) * (N / 8) / 4, 128>>>(da, db, nullptr, dacc);
+  check(cudaDeviceSynchronize(), "kernel");
+  std::vector<float> out = to_host(dacc, std::size_t(M) * N);
+  for (void* p : {(void*)da, (void*)db, (void*)dacc}) cudaFree(p);
+  return out;
+}
+
+// A kernel that walks K downward, or splits it in two, is matched by the oracle's k_order or
+// split_k, and not by the default options.
+TEST(MmaSyncKernelVariants, KOrderAndSplitKAreMatchedByTheirOptions) {
+  const int sm = device_sm();
+  if (sm == 0) GTEST_SKIP() << "no CUDA device";
+  const Inputs x = inputs(99u, 8);
+  using tcnum::Format;
+  const tcnum::KernelMatch plain = tcnum::match_kernel(sm, Format::bf16, Format::bf16, Format::fp32, "HMMA.16816.F32.BF16");
+  tcnum::KernelMatch descending = plain, split = plain;
+  for (int s = K / 16 - 1; s >= 0; --s) descending.options.k_order.push_back(s);
+  split.options.split_k = 2;
+  const struct {
+    const char* name;
+    std::vector<float> gpu;
+    const tcnum::KernelMatch& km;
+  } variants[] = {{"descending k-steps", gpu_gemm<true, false>(x), descending}, {"split-K = 2", gpu_gemm<false, true>(x), split}};
+  for (const auto& v : variants) {
+    std::vector<float> matched(std::size_t(M) * N), unmatched(matched.size());
+    tcnum::gemm(v.km, tcnum::row_major(x.a, M, K), tcnum::col_major(x.b, K, N), tcnum::row_major(matched, M, N));
+    tcnum::gemm(plain, tcnum::row_major(x.a, M, K), tcnum::col_major(x.b, K, N), tcnum::row_major(unmatched, M, N));
+    const auto gpu = tcnum::row_major(v.gpu, M, N);
+    EXPECT_TCNUM_EQ(gpu, tcnum::row_major(matched, M, N)) << v.name;
+    const std::size_t missed = tcnum::compare(tcnum::row_major(unmatched, M, N), gpu).differing;
+    std::printf("%s kernel: oracle with the matching option: %zu of %d differ; with the default options: %zu\n", v.name,
+                tcnum::compare(tcnum::row_major(matched, M, N), gpu).differing, M * N, missed);
+    EXPECT_GT(missed, std::size_t(M) * N / 20) << v.name;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(ExponentSpread, MmaSyncKernel, ::testing::Values(0, 8, 20));
