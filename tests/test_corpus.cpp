@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "tcnum/core/corpus.hpp"
 
@@ -97,4 +98,76 @@ TEST(CorpusFile, TruncatedGzipIsReportedOnceAndEnds) {
 
 TEST(CorpusFile, UnreadableFileThrows) {
   EXPECT_THROW(CorpusReader("/nonexistent/tcnum.tcc"), std::runtime_error);
+}
+
+namespace {
+
+std::string write_bytes(const std::string& name, const std::string& bytes) {
+  const std::string path = temp_path(name);
+  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  return path;
+}
+
+struct Replayed {
+  ReplayTally tally;
+  std::vector<ReplayIssue> issues;
+};
+
+Replayed replay(const std::string& path) {
+  Replayed r;
+  r.tally = replay_file(path, nullptr, [&](const ReplayIssue& is) { r.issues.push_back(is); });
+  return r;
+}
+
+}  // namespace
+
+// Before: the NUL ended the C string, the mismatching case was glued onto the comment and
+// the file replayed as "1 passed, 0 failed".
+TEST(CorpusFile, ANulByteIsReportedWithItsLineAndEndsTheFile) {
+  const std::string mismatch = kGood.substr(0, kGood.size() - 1) + "1";
+  const std::string path =
+      write_bytes("nul.tcc", kGood + "\n# header" + std::string(1, '\0') + "\n" + mismatch + "\n" + kGood + "\n");
+  const auto r = replay(path);
+  EXPECT_EQ(r.tally.passed, 1u);
+  EXPECT_EQ(r.tally.failed, 1u);
+  ASSERT_EQ(r.issues.size(), 1u);
+  EXPECT_TRUE(r.issues[0].malformed);
+  EXPECT_EQ(r.issues[0].line, 2u);
+  EXPECT_NE(r.issues[0].reason.find("NUL byte"), std::string::npos) << r.issues[0].reason;
+  std::remove(path.c_str());
+}
+
+// Before: a 20 MiB line of spaces was split into 20 M fields (over 1 GB) before their count
+// was checked.
+TEST(CorpusFile, AnOverLongLineIsReportedAndEndsTheFile) {
+  const std::string path = write_bytes("long.tcc", kGood + "\n" + std::string(kMaxCorpusLineBytes + 1, ' ') + "\n" + kGood + "\n");
+  const auto r = replay(path);
+  EXPECT_EQ(r.tally.passed, 1u);
+  EXPECT_EQ(r.tally.failed, 1u);
+  ASSERT_EQ(r.issues.size(), 1u);
+  EXPECT_EQ(r.issues[0].line, 2u);
+  EXPECT_NE(r.issues[0].reason.find("longer than 1048576 bytes"), std::string::npos) << r.issues[0].reason;
+  std::remove(path.c_str());
+}
+
+TEST(CorpusFile, ALineOfExactlyTheLimitIsParsedNotRejected) {
+  const std::string path = write_bytes("limit.tcc", std::string(kMaxCorpusLineBytes, ' ') + "\n");
+  const auto r = replay(path);
+  ASSERT_EQ(r.issues.size(), 1u);
+  EXPECT_NE(r.issues[0].reason.find("expected 6 fields"), std::string::npos) << r.issues[0].reason;
+  std::remove(path.c_str());
+}
+
+TEST(CorpusFile, CrlfAndAMissingFinalNewlineAreAccepted) {
+  const std::string path = write_bytes("crlf.tcc", "# c\r\n" + kGood + "\r\n" + kGood);
+  const auto r = replay(path);
+  EXPECT_EQ(r.tally.passed, 2u);
+  EXPECT_EQ(r.tally.failed, 0u);
+  std::remove(path.c_str());
+}
+
+TEST(CorpusLine, FieldsAreCountedBeforeSplitting) {
+  std::string why;
+  EXPECT_FALSE(parse_case_line(std::string(1000, ' '), why));
+  EXPECT_NE(why.find("got 1001"), std::string::npos) << why;
 }

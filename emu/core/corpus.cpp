@@ -3,7 +3,9 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 #include <stdexcept>
 
@@ -58,18 +60,19 @@ std::string format_case_line(const std::string& arch, const Instruction& in, con
 }
 
 std::optional<CorpusCase> parse_case_line(const std::string& line, std::string& why) {
-  std::vector<std::string> fields;
-  std::size_t start = 0;
-  while (true) {
-    const auto sp = line.find(' ', start);
-    fields.push_back(line.substr(start, sp == std::string::npos ? std::string::npos : sp - start));
-    if (sp == std::string::npos) break;
-    start = sp + 1;
-  }
-  if (fields.size() != 6) {
+  // Count the fields before splitting: a hostile line of millions of spaces must not allocate.
+  const auto separators = std::count(line.begin(), line.end(), ' ');
+  if (separators != 5) {
     why = "expected 6 fields separated by single spaces (arch instruction A B C D), got " +
-          std::to_string(fields.size());
+          std::to_string(separators + 1);
     return std::nullopt;
+  }
+  std::string fields[6];
+  std::size_t start = 0;
+  for (auto& field : fields) {
+    const auto sp = line.find(' ', start);
+    field = line.substr(start, sp == std::string::npos ? std::string::npos : sp - start);
+    start = sp + 1;
   }
   CorpusCase k;
   k.arch = fields[0];
@@ -94,7 +97,56 @@ std::optional<CorpusCase> parse_case_line(const std::string& line, std::string& 
 
 struct CorpusReader::Impl {
   gzFile file = nullptr;
-  bool broken = false;  // a read error ends the file: report it once, then stop
+  bool broken = false;  // a read error, NUL byte or over-long line ends the file: report it once, then stop
+  std::vector<char> buffer = std::vector<char>(1 << 16);
+  std::size_t pos = 0, filled = 0;
+
+  enum class Line { read, end, error };
+  // Reads the next line (without its '\n') as bytes; `why` says what was wrong on `error`.
+  Line read_line(std::string& line, std::string& why) {
+    line.clear();
+    bool any = false;
+    while (true) {
+      if (pos == filled) {
+        const int n = gzread(file, buffer.data(), static_cast<unsigned>(buffer.size()));
+        if (n < 0) {
+          int err = 0;
+          why = std::string("read error (truncated or corrupt file?): ") + gzerror(file, &err);
+          return Line::error;
+        }
+        if (n == 0) {
+          int err = 0;
+          const char* msg = gzerror(file, &err);
+          if (err != Z_OK && err != Z_STREAM_END) {
+            why = std::string("read error (truncated or corrupt file?): ") + msg;
+            return Line::error;
+          }
+          return any ? Line::read : Line::end;
+        }
+        pos = 0;
+        filled = static_cast<std::size_t>(n);
+      }
+      any = true;
+      const char* begin = buffer.data() + pos;
+      const std::size_t avail = filled - pos;
+      const void* nl = std::memchr(begin, '\n', avail);
+      const std::size_t take = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - begin) : avail;
+      if (std::memchr(begin, '\0', take)) {
+        why = "NUL byte in the line (a corpus is text)";
+        return Line::error;
+      }
+      if (line.size() + take > kMaxCorpusLineBytes) {
+        why = "line longer than " + std::to_string(kMaxCorpusLineBytes) + " bytes";
+        return Line::error;
+      }
+      line.append(begin, take);
+      pos += take;
+      if (nl) {
+        ++pos;
+        return Line::read;
+      }
+    }
+  }
 };
 
 CorpusReader::CorpusReader(const std::string& path) : impl_(std::make_unique<Impl>()) {
@@ -109,29 +161,16 @@ CorpusReader::~CorpusReader() {
 
 CorpusReader::Status CorpusReader::next(CorpusCase& out, std::string& why) {
   std::string line;
-  char buf[4096];
   if (impl_->broken) return Status::end;
   while (true) {
-    line.clear();
-    bool got = false;
-    while (gzgets(impl_->file, buf, sizeof buf)) {
-      got = true;
-      line += buf;
-      if (!line.empty() && line.back() == '\n') break;
-    }
-    if (!got) {
-      int err = 0;
-      const char* msg = gzerror(impl_->file, &err);
-      if (err != Z_OK && err != Z_STREAM_END) {
-        ++line_;
-        why = std::string("read error (truncated or corrupt file?): ") + msg;
-        impl_->broken = true;
-        return Status::malformed;
-      }
-      return Status::end;
-    }
+    const auto got = impl_->read_line(line, why);
+    if (got == Impl::Line::end) return Status::end;
     ++line_;
-    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+    if (got == Impl::Line::error) {
+      impl_->broken = true;
+      return Status::malformed;
+    }
+    if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty() || line[0] == '#') continue;
     if (auto k = parse_case_line(line, why)) {
       out = std::move(*k);

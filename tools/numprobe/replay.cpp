@@ -22,6 +22,7 @@ struct ReplayOptions {
   std::string model_file;
   int max_errors = 20;
   bool json = false;
+  bool allow_empty = false;
 };
 
 int run_replay(const ReplayOptions& o) {
@@ -50,6 +51,11 @@ int run_replay(const ReplayOptions& o) {
       ++failed;
       continue;
     }
+    // A file with no case proves nothing: an empty or unreadable corpus must not pass.
+    if (t.passed + t.failed == 0 && !o.allow_empty) {
+      std::cout << file << ": error: no cases in " << file << " (--allow-empty accepts this)\n";
+      ++failed;
+    }
     passed += t.passed;
     failed += t.failed;
     report.push_back({{"file", file}, {"passed", t.passed}, {"failed", t.failed}});
@@ -71,7 +77,8 @@ void register_replay(CLI::App& app) {
       ->check(CLI::ExistingFile);
   cmd->add_option("--max-errors", o->max_errors, "mismatches to print")->capture_default_str();
   cmd->add_flag("--json", o->json, "also print a per-file JSON summary on stderr");
-  cmd->footer("Ends with 'N passed, M failed'; exit status 0 only when M is 0.");
+  cmd->add_flag("--allow-empty", o->allow_empty, "accept a file with no case (otherwise an error)");
+  cmd->footer("Ends with 'N passed, M failed'; exit status 0 only when M is 0 and every file held a case.");
   cmd->callback([o] { exit_code() = run_replay(*o); });
 }
 

@@ -26,7 +26,11 @@ std::string format_case_line(const std::string& arch, const Instruction& in, con
                              const std::vector<std::uint32_t>& b, std::uint32_t c, std::uint32_t d);
 std::string hex_field(Format f, std::uint32_t bits);
 
-// Reads plain or gzip-compressed files alike.
+// The longest line a corpus may hold (cases are under 1 KiB); a longer line, a NUL byte or a
+// read error is reported once (malformed, with its line number) and ends the file.
+inline constexpr std::size_t kMaxCorpusLineBytes = std::size_t{1} << 20;
+
+// Reads plain or gzip-compressed files alike, as bytes.
 class CorpusReader {
  public:
   explicit CorpusReader(const std::string& path);  // throws std::runtime_error if unreadable

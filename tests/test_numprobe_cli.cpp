@@ -1,0 +1,74 @@
+// numprobe as a user runs it: hostile or empty input and failing outputs end with a clear
+// message and a non-zero exit status, never with a pass or a silent success.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <zlib.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+namespace {
+
+struct Outcome {
+  int status = -1;
+  std::string output;  // stdout and stderr together
+};
+
+Outcome numprobe(const std::string& args) {
+  const std::string cmd = std::string(TCNUM_NUMPROBE) + " " + args + " 2>&1";
+  Outcome r;
+  std::FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) r.output.append(buf, n);
+  const int raw = pclose(p);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+  return r;
+}
+
+std::string temp_path(const std::string& name) { return ::testing::TempDir() + "tcnum_cli_" + name; }
+
+std::string write_file(const std::string& name, const std::string& bytes) {
+  const std::string path = temp_path(name);
+  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  return path;
+}
+
+std::string write_gzip(const std::string& name, const std::string& bytes) {
+  const std::string path = temp_path(name);
+  gzFile gz = gzopen(path.c_str(), "wb");
+  if (!bytes.empty()) gzwrite(gz, bytes.data(), static_cast<unsigned>(bytes.size()));
+  gzclose(gz);
+  return path;
+}
+
+const std::string kGood =
+    "sm_90 mma.m16n8k8.f32.f16.f16.f32 3c003c00000000000000000000000000 3c004000000000000000000000000000 "
+    "3f800000 40800000\n";
+
+}  // namespace
+
+TEST(ReplayCli, AFileWithNoCaseFails) {
+  const std::string files[] = {write_file("empty.tcc", ""), write_file("comments.tcc", "# only\n# comments\n\n"),
+                               "/dev/null", write_gzip("empty.tcc.gz", "")};
+  for (const auto& f : files) {
+    const auto r = numprobe("replay " + f);
+    EXPECT_NE(r.status, 0) << f << "\n" << r.output;
+    EXPECT_NE(r.output.find("no cases in " + f), std::string::npos) << r.output;
+    EXPECT_EQ(numprobe("replay --allow-empty " + f).status, 0) << f;
+  }
+}
+
+TEST(ReplayCli, AGoodCasePasses) {
+  const auto r = numprobe("replay " + write_file("good.tcc", kGood));
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("1 passed, 0 failed"), std::string::npos) << r.output;
+}
+
+// Before: /dev/zero was read forever (one endless line of NULs).
+TEST(ReplayCli, DevZeroEndsWithAnError) {
+  const auto r = numprobe("replay /dev/zero");
+  EXPECT_NE(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("/dev/zero:1: malformed: NUL byte"), std::string::npos) << r.output;
+}
