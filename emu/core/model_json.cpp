@@ -1,4 +1,5 @@
 // Model files: JSON in and out, with errors that name the bad field.
+#include <cstdint>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -27,15 +28,42 @@ const char* rounding_name(Rounding r) { return r == Rounding::nearest_even ? "rn
   throw std::invalid_argument("model JSON: " + where + ": " + why);
 }
 
+// Every value is checked for its JSON type and range here, where a model enters: the datapath
+// and the plan trust DatapathParams (no per-element checks, no overflow near INT_MAX).
+std::string shown(const json& v) {
+  return v.is_primitive() ? std::string(v.type_name()) + " " + v.dump() : std::string(v.type_name());
+}
+
+const std::string& string_at(const json& v, const std::string& where) {
+  if (!v.is_string()) bad(where, "must be a string, got " + shown(v));
+  return v.get_ref<const std::string&>();
+}
+
+bool bool_at(const json& v, const std::string& where) {
+  if (!v.is_boolean()) bad(where, "must be true or false, got " + shown(v));
+  return v.get<bool>();
+}
+
+// An integer in lo..hi (a bool, a fraction or 1e3 is not an integer; nothing is wrapped).
+int int_at(const json& v, const std::string& where, int lo, int hi) {
+  const std::string range = "must be an integer in " + std::to_string(lo) + ".." + std::to_string(hi);
+  if (!v.is_number_integer()) bad(where, range + ", got " + shown(v));
+  // Non-negative literals are stored unsigned: compare as unsigned before narrowing.
+  const bool fits = !v.is_number_unsigned() || v.get<std::uint64_t>() <= static_cast<std::uint64_t>(hi);
+  const bool in_range = fits && v.get<std::int64_t>() >= lo && v.get<std::int64_t>() <= hi;
+  if (!in_range) bad(where, range + ", got " + v.dump());
+  return static_cast<int>(v.get<std::int64_t>());
+}
+
 Rounding parse_rounding(const json& j, const std::string& where) {
-  const auto s = j.get<std::string>();
+  const auto& s = string_at(j, where);
   if (s == "rne") return Rounding::nearest_even;
   if (s == "rz") return Rounding::toward_zero;
   bad(where, "rounding must be \"rne\" or \"rz\", got \"" + s + "\"");
 }
 
 Format parse_fmt(const json& j, const std::string& where) {
-  const auto s = j.get<std::string>();
+  const auto& s = string_at(j, where);
   if (auto f = parse_format(s)) return *f;
   bad(where, "unknown format \"" + s + "\" (f32, f16, bf16, tf32, e4m3, e5m2)");
 }
@@ -44,35 +72,34 @@ DatapathParams parse_params(const json& r, const std::string& where) {
   DatapathParams p;
   for (auto& [key, v] : r.items()) {
     const std::string w = where + "." + key;
-    if (key == "frac_bits") p.frac_bits = v.get<int>();
-    else if (key == "block_size") p.block_size = v.get<int>();
+    if (key == "frac_bits") p.frac_bits = int_at(v, w, kModelLimits.frac_bits_min, kModelLimits.frac_bits_max);
+    else if (key == "block_size") p.block_size = int_at(v, w, 0, kModelLimits.block_size_max);
     else if (key == "block_format") p.block_format = parse_fmt(v, w);
     else if (key == "block_rounding") p.block_rounding = parse_rounding(v, w);
     else if (key == "output_rounding") p.output_rounding = parse_rounding(v, w);
-    else if (key == "output_direct") p.output_direct = v.get<bool>();
+    else if (key == "output_direct") p.output_direct = bool_at(v, w);
     else if (key == "addend") {
-      const auto s = v.get<std::string>();
+      const auto& s = string_at(v, w);
       if (s == "first_block") p.addend = AddendEntry::first_block;
       else if (s == "last_block") p.addend = AddendEntry::last_block;
       else if (s == "ieee_add") p.addend = AddendEntry::ieee_add;
       else bad(w, "must be \"first_block\", \"last_block\" or \"ieee_add\"");
-    } else if (key == "flush_subnormal_inputs") p.flush_subnormal_inputs = v.get<bool>();
-    else if (key == "overflow_to_inf") p.overflow_to_inf = v.get<bool>();
-    else if (key == "block_result_frac_bits") p.block_result_frac_bits = v.get<int>();
-    else if (key == "negative_zero_results") p.negative_zero_results = v.get<bool>();
+    } else if (key == "flush_subnormal_inputs") p.flush_subnormal_inputs = bool_at(v, w);
+    else if (key == "overflow_to_inf") p.overflow_to_inf = bool_at(v, w);
+    else if (key == "block_result_frac_bits")
+      p.block_result_frac_bits = int_at(v, w, 0, kModelLimits.block_result_frac_bits_max);
+    else if (key == "negative_zero_results") p.negative_zero_results = bool_at(v, w);
     else if (key == "unpack_format") {
       if (!v.is_null()) p.unpack_format = parse_fmt(v, w);
-    } else if (key == "k_passes") p.k_passes = v.get<int>();
-    else if (key == "pass_interleave") p.pass_interleave = v.get<int>();
+    } else if (key == "k_passes") p.k_passes = int_at(v, w, 1, kModelLimits.k_passes_max);
+    else if (key == "pass_interleave") p.pass_interleave = int_at(v, w, 1, kModelLimits.pass_interleave_max);
     else if (key == "align_exponent_floor") {
-      if (!v.is_null()) p.align_exponent_floor = v.get<int>();
+      if (!v.is_null())
+        p.align_exponent_floor =
+            int_at(v, w, -kModelLimits.align_exponent_floor_abs_max, kModelLimits.align_exponent_floor_abs_max);
     } else if (key != "family" && key != "inputs" && key != "d_type" && key != "source" && key != "validated")
       bad(w, "unknown field");
   }
-  if (p.frac_bits < 1 || p.frac_bits > 680) bad(where + ".frac_bits", "must be in 1..680");
-  if (p.block_size < 0) bad(where + ".block_size", "must be >= 0 (0 = all of K)");
-  if (p.k_passes < 1) bad(where + ".k_passes", "must be >= 1");
-  if (p.pass_interleave < 1) bad(where + ".pass_interleave", "must be >= 1");
   return p;
 }
 
@@ -82,28 +109,33 @@ Model model_from_json(const std::string& text) {
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number like 1e309
     throw std::invalid_argument(std::string("model JSON: ") + e.what());
   }
   try {
+    if (!j.is_object()) bad("(top level)", "must be an object, got " + shown(j));
     Model m;
-    m.name = j.at("name").get<std::string>();
-    m.sm = j.value("sm", 0);
-    m.description = j.value("description", "");
-    const auto& rules = j.at("rules");
+    if (!j.contains("name")) bad("name", "missing");
+    m.name = string_at(j["name"], "name");
+    if (j.contains("sm")) m.sm = int_at(j["sm"], "sm", 0, kModelLimits.sm_max);
+    if (j.contains("description")) m.description = string_at(j["description"], "description");
+    if (!j.contains("rules")) bad("rules", "missing");
+    const auto& rules = j["rules"];
+    if (!rules.is_array()) bad("rules", "must be an array, got " + shown(rules));
     for (std::size_t i = 0; i < rules.size(); ++i) {
       const json& r = rules[i];
       const std::string where = "rules[" + std::to_string(i) + "]";
+      if (!r.is_object()) bad(where, "must be an object, got " + shown(r));
       ModelRule mr;
       if (r.contains("family")) {
-        const auto s = r["family"].get<std::string>();
+        const auto& s = string_at(r["family"], where + ".family");
         if (s == "mma") mr.family = Family::mma;
         else if (s == "wgmma") mr.family = Family::wgmma;
         else if (s == "tcgen05") mr.family = Family::tcgen05;
         else bad(where + ".family", "must be mma, wgmma or tcgen05");
       }
       if (r.contains("inputs")) {
-        const auto s = r["inputs"].get<std::string>();
+        const auto& s = string_at(r["inputs"], where + ".inputs");
         bool found = false;
         for (InputClass c : {InputClass::f16, InputClass::bf16, InputClass::tf32, InputClass::fp8})
           if (s == class_name(c)) mr.inputs = c, found = true;
@@ -111,8 +143,8 @@ Model model_from_json(const std::string& text) {
       }
       if (r.contains("d_type")) mr.d_type = parse_fmt(r["d_type"], where + ".d_type");
       mr.params = parse_params(r, where);
-      mr.source = r.value("source", "");
-      mr.validated = r.value("validated", false);
+      if (r.contains("source")) mr.source = string_at(r["source"], where + ".source");
+      if (r.contains("validated")) mr.validated = bool_at(r["validated"], where + ".validated");
       m.rules.push_back(std::move(mr));
     }
     if (m.rules.empty()) bad("rules", "at least one rule is needed");

@@ -74,6 +74,19 @@ struct Model {
 };
 
 const Model& builtin_model(int sm);   // sm_70, 75, 80, 86, 89, 90, 100
+
+// The ranges model_from_json accepts (an error names the JSON path, e.g. rules[0].k_passes).
+// The datapath relies on them: no overflow of k_passes * pass_interleave or of exponent sums.
+struct ModelLimits {
+  int frac_bits_min = 0, frac_bits_max = 688;  // the wide accumulator's reach
+  int block_size_max = 1024;
+  int k_passes_max = 64, pass_interleave_max = 64;
+  int block_result_frac_bits_max = 52;
+  int align_exponent_floor_abs_max = 100000;
+  int sm_max = 999;
+};
+inline constexpr ModelLimits kModelLimits{};
+
 Model model_from_json(const std::string& text);  // throws std::invalid_argument with the reason
 std::string model_to_json(const Model& m);
 Model load_model_file(const std::string& path);
