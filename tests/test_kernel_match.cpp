@@ -41,6 +41,11 @@ TEST(MatchKernel, FromSass) {
             "mma.m8n8k4.f32.f16.f16.f32");
   EXPECT_EQ(match_kernel(89, F::e4m3, F::e5m2, F::fp32, "QMMA.16832.F32.E4M3.E5M2").instruction.name,
             "mma.m16n8k32.f32.e4m3.e5m2.f32");
+  // A line as cuobjdump -sass prints it.
+  EXPECT_EQ(match_kernel(90, F::bf16, F::bf16, F::fp32,
+                         "        /*0350*/                   HMMA.16816.F32.BF16 R8, R8, R12, RZ ;")
+                .instruction.name,
+            "mma.m16n8k16.f32.bf16.bf16.f32");
   // sm_90 runs fp8 mma as f16 HMMAs.
   const KernelMatch fp8 = match_kernel(90, F::e4m3, F::e4m3, F::fp32, "HMMA.16816.F32");
   EXPECT_EQ(fp8.instruction.name, "mma.m16n8k32.f32.e4m3.e4m3.f32");
@@ -69,6 +74,7 @@ TEST(MatchKernel, ContradictionsAndUnknownsAreErrors) {
   EXPECT_THROW(match_kernel(80, F::bf16, F::bf16, F::fp32, "HGMMA.64x128x16.F32.BF16"), UnknownInstruction);
   EXPECT_THROW(match_kernel(75, F::bf16, F::bf16, F::fp32), UnknownInstruction);  // no bf16 before sm_80
   EXPECT_THROW(match_kernel(90, F::bf16, F::bf16, F::bf16), std::invalid_argument);
+  EXPECT_THROW(match_kernel(90, F::bf16, F::bf16, F::fp32, "/*0350*/ FFMA R1, R2, R3, R4 ;"), std::invalid_argument);
 }
 
 TEST(MatchKernel, GemmOfAMatchUsesItsModelInstructionAndOptions) {

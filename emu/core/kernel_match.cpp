@@ -104,7 +104,21 @@ KernelMatch match_kernel(int sm, Format a, Format b, Format accumulator, std::st
     }
     how = "no SASS given: the instruction a straightforward sm_" + std::to_string(sm) + " kernel uses";
   } else {
-    const std::vector<std::string> p = split_dots(sass);
+    // A whole cuobjdump line may be given: "/*0350*/  HMMA.16816.F32.BF16 R8, R8, R12, RZ ;".
+    std::string_view mnemonic;
+    for (std::size_t pos = 0; pos < sass.size();) {
+      const std::size_t begin = sass.find_first_not_of(" \t", pos);
+      if (begin == std::string_view::npos) break;
+      const std::size_t end = std::min(sass.find_first_of(" \t", begin), sass.size());
+      const std::string_view token = sass.substr(begin, end - begin);
+      if (token.find("MMA") != std::string_view::npos || token.find("mma") != std::string_view::npos) {
+        mnemonic = token;
+        break;
+      }
+      pos = end;
+    }
+    if (mnemonic.empty()) fail(sass, "no MMA mnemonic (HMMA, QMMA, HGMMA, QGMMA) in it");
+    const std::vector<std::string> p = split_dots(mnemonic);
     if (p.size() < 3) fail(sass, "expected OPCODE.SHAPE.TYPE[.TYPE...] as cuobjdump -sass prints it");
     const std::string& op = p[0];
     Family fam;

@@ -25,8 +25,8 @@ struct Tolerance {
 
   static Tolerance bit_exact() { return {}; }
   static Tolerance ulps(std::uint64_t n) { return {n, false, false}; }
-  Tolerance& nan_payload_agnostic() { any_nan = true; return *this; }
-  Tolerance& zero_sign_agnostic() { any_zero_sign = true; return *this; }
+  Tolerance nan_payload_agnostic() const { Tolerance t = *this; t.any_nan = true; return t; }
+  Tolerance zero_sign_agnostic() const { Tolerance t = *this; t.any_zero_sign = true; return t; }
   std::string to_string() const;  // "bit-exact", "≤ 2 ULP, any NaN, ±0", ...
 };
 
