@@ -15,7 +15,7 @@ def variants(a, b, arch):
     natural = tcnum.gemm(a[:1, :64], b[:64, :1], arch=arch).instruction
     sync = [i for i in tcnum.instructions(arch) if i.family == "mma" and (i.a, i.b, i.d) == (natural.a, natural.b, natural.d)]
     instrs = [natural] + ([max(sync, key=lambda i: i.k)] if sync and natural.family != "mma" else [])
-    k = np.asarray(a).shape[1]
+    k = tcnum.asarray(a).shape[1]
     for ins, descending in itertools.product(instrs, (False, True)):
         steps = -(-k // ins.k)
         order = list(range(steps))[::-1] if descending else None
@@ -39,7 +39,7 @@ def explain(a, b, device_d, arch, round_to=None):
 def sensitivity(a, b, device_d, arch):
     """How far the device's fp32 D is from what a check without tcnum would expect: numpy's
     float32 product of the same inputs, and the oracle with another architecture's model."""
-    a64, b64 = np.asarray(a).astype(np.float64), np.asarray(b).astype(np.float64)
+    a64, b64 = tcnum.asarray(a).astype(np.float64), tcnum.asarray(b).astype(np.float64)
     naive = (a64.astype(np.float32) @ b64.astype(np.float32)).astype(np.float32)
     exact = (a64 @ b64).astype(np.float32)  # float64 sum, rounded once
     other = "sm_80" if arch != "sm_80" else "sm_90"

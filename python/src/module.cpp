@@ -1,10 +1,13 @@
 // The compiled half of `import tcnum`: thin wrappers over the core library on raw-bit arrays.
 // Python (python/tcnum) maps dtypes to formats and checks shapes; everything per element
 // happens here, with the GIL released around the arithmetic.
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -84,10 +87,16 @@ ArrayOut mma_tiles(const Model& model, const std::string& name, const BitsIn& a,
   return storage_array(std::move(d), in.d_type, {tiles, M, N});
 }
 
-ArrayOut gemm_bits(const Model& model, const std::string& name, const BitsIn& a, const BitsIn& b, const BitsIn& c, int m,
-                   int n, int k, const std::vector<int>& k_order, int split_k, int threads) {
+// c: none = +0 everywhere (made here, saving Python an M×N array of zeros and its widening).
+ArrayOut gemm_bits(const Model& model, const std::string& name, const BitsIn& a, const BitsIn& b,
+                   const std::optional<BitsIn>& c, int m, int n, int k, const std::vector<int>& k_order, int split_k,
+                   int threads) {
   const Instruction in = find_instruction(name, model.sm);
-  const std::vector<std::uint32_t> av = widen(a, "a"), bv = widen(b, "b"), cv = widen(c, "c");
+  const std::vector<std::uint32_t> av = widen(a, "a"), bv = widen(b, "b");
+  const std::vector<std::uint32_t> cv =
+      c ? widen(*c, "c")
+        : std::vector<std::uint32_t>(static_cast<std::size_t>(std::max(m, 0)) * static_cast<std::size_t>(std::max(n, 0)),
+                                     zero_bits(in.c_type, false));
   GemmOptions opt;
   opt.k_order = k_order;
   opt.split_k = split_k;
@@ -151,7 +160,7 @@ NB_MODULE(_tcnum, m) {
         nb::arg("c"));
   m.def("mma_tiles", &mma_tiles, nb::arg("model"), nb::arg("instruction"), nb::arg("a"), nb::arg("b"), nb::arg("c"),
         nb::arg("tiles"));
-  m.def("gemm", &gemm_bits, nb::arg("model"), nb::arg("instruction"), nb::arg("a"), nb::arg("b"), nb::arg("c"),
+  m.def("gemm", &gemm_bits, nb::arg("model"), nb::arg("instruction"), nb::arg("a"), nb::arg("b"), nb::arg("c").none(),
         nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("k_order"), nb::arg("split_k"), nb::arg("threads"));
 
   bind_corpus(m);

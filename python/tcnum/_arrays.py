@@ -110,6 +110,12 @@ def _torch_view(x):
     return x.contiguous().view(as_int[0]).numpy().view(as_int[1]).view(_DLPACK_DTYPES[name])
 
 
+def asarray(x) -> np.ndarray:
+    """Any array-like (numpy, torch CPU tensor, DLPack, __array__) as a numpy array, with the
+    ml_dtypes dtype where numpy has none (torch bfloat16/float8 tensors); a view where possible."""
+    return to_numpy(x, "x")
+
+
 def formats_of(arr: np.ndarray, what: str) -> tuple:
     """The formats an array's dtype can hold; () for raw bits."""
     if arr.dtype in _DTYPE_FORMATS:

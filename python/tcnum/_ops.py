@@ -77,9 +77,8 @@ def gemm(a, b, c=None, *, instr=None, arch="sm_90", k_order=None, split_k=1, thr
     (m, k), (kb, n) = a_bits.shape, b_bits.shape
     if k != kb:
         raise ValueError(f"a is {m}×{k} but b is {kb}×{n}: a's columns must equal b's rows (K)")
-    if c is None:
-        c_bits = np.zeros((m, n), dtype=FORMATS[ins.c][0])
-    else:
+    c_bits = None  # zeros, made in C++
+    if c is not None:
         c_bits, _ = as_bits(c, "c", ins.c)
         if c_bits.shape != (m, n):
             raise ValueError(f"c must be M×N = {m}×{n}, got shape {c_bits.shape}")

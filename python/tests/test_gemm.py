@@ -167,6 +167,7 @@ def test_dlpack_and_array_protocol_inputs():
     want = tcnum.gemm(a, b)
     tcnum.testing.assert_bitexact(tcnum.gemm(DLPackOnly(a), DLPackOnly(b)), want)
     tcnum.testing.assert_bitexact(tcnum.gemm(ArrayOnly(a), ArrayOnly(b)), want)
+    assert tcnum.asarray(DLPackOnly(a)).dtype == np.float16 and np.array_equal(tcnum.asarray(ArrayOnly(a)), a)
     # non-contiguous views are fine
     tcnum.testing.assert_bitexact(tcnum.gemm(np.asfortranarray(a), b[:, ::1]), want)
 
@@ -180,6 +181,8 @@ def test_torch_cpu_tensors_of_every_format():
         b = small_integers(rng, (64, 4), fmt, 3)
         ta = torch.from_numpy(a.astype(np.float32)).to(tdtype)
         tb = torch.from_numpy(b.astype(np.float32)).to(tdtype)
+        assert tcnum.asarray(ta).dtype == tcnum.FORMATS[fmt][1]
+        assert np.array_equal(tcnum.to_bits(tcnum.asarray(ta)), tcnum.to_bits(a))
         got = tcnum.gemm(ta, tb)
         tcnum.testing.assert_bitexact(got, tcnum.gemm(a, b))
         tcnum.testing.assert_bitexact(torch.from_numpy(np.asarray(got)), got)
