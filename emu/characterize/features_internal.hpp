@@ -9,8 +9,12 @@
 #include <vector>
 
 #include "tcnum/characterize/features.hpp"
+#include "tcnum/core/sources.hpp"
 
 namespace tcnum::features::detail {
+
+using u32 = std::uint32_t;
+using Pair = std::optional<std::pair<u32, u32>>;
 
 // Bits of x in f when x is exactly representable there (finite, not NaN), else nullopt.
 // Subnormals of f count as representable only with `allow_subnormal`.
@@ -71,8 +75,43 @@ struct Ctx {
   int block_count() const;
 };
 
-// One recipe; runs what it needs first (through ensure()).
-FeatureReport run_one(Ctx& ctx, const std::string& name);
+// Pieces of a report.
+const char* rounding_words(Rounding r);  // "round toward zero (truncation)", ...
+const char* rounding_short(Rounding r);  // "rz", "rne"
+FeatureReport start(const Ctx& ctx, const std::string& name);  // feature, instruction, sources
+FeatureReport not_applicable(const Ctx& ctx, const std::string& name, const std::string& why);
+int effective_kb(const Ctx& ctx);  // products in the first block, as measured so far
+
+// One feature test: its recipe, the tests it builds on, and the papers it follows.
+struct FeatureTest {
+  std::string name;
+  std::vector<const char*> sources;        // citations, from tcnum/core/sources.hpp
+  std::vector<std::string> prerequisites;  // tests whose measurements the recipe reads: run first
+  std::vector<std::string> also_measures;  // tests this one makes redundant (order: blocksize)
+  FeatureReport (*run)(Ctx&);
+  // The published recipes that measure the same feature, run on the same black box as
+  // cross-checks (only those that apply are reported); null when there are none.
+  std::vector<recipes::RecipeVerdict> (*published)(const ElementFn&, const Instruction&);
+};
+
+// The tests, each in its own file feature_<name>.cpp (blocksize and order share one recipe).
+const FeatureTest& product_test();
+const FeatureTest& align_test();
+const FeatureTest& carry_test();
+const FeatureTest& normalize_test();
+const FeatureTest& round_test();
+const FeatureTest& blocksize_test();
+const FeatureTest& order_test();
+const FeatureTest& subnormal_test();
+const FeatureTest& special_test();
+const FeatureTest& monotonic_test();
+
+// The table of them, in the order numprobe lists them (feature_registry.cpp).
+const std::vector<const FeatureTest*>& feature_tests();
+const FeatureTest* find_feature_test(const std::string& name);  // nullptr when unknown
+const FeatureTest& feature_test(const std::string& name);       // throws std::invalid_argument
+
+// The report of one test on ctx's box, running its prerequisites first; a test runs once.
 const FeatureReport& ensure(Ctx& ctx, const std::string& name);
 
 }  // namespace tcnum::features::detail

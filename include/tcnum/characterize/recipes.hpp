@@ -62,6 +62,8 @@ struct RecipeVerdict {
 // Fasi, Higham, Mikaitis, Pranesh 2021. Their suite has GPU-specific vectors where the
 // hardware differed; `Variant` picks the vectors of the V100 file or of the T4/A100 files.
 enum class FasiVariant : std::uint8_t { volta, turing_ampere };
+// The variant whose vectors fit `in`: volta for Volta's m8n8k4, else turing_ampere.
+FasiVariant fasi_variant(const Instruction& in);
 
 // A. Support for subnormal numbers.
 RecipeVerdict fasi_subnormal_inputs(const ElementFn& f, const Instruction& in);    // A: min subnormal * 2^p

@@ -1,0 +1,154 @@
+// Feature test "align".
+// docs/numprobe.md describes the recipe, its verdict rule and its sources.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "features_internal.hpp"
+
+namespace tcnum::features::detail {
+namespace {
+
+// align: 2^e - 2^e + 2^(e-j) in one block: the last term survives iff j <= F.
+
+FeatureReport recipe_align(Ctx& ctx) {
+  FeatureReport r = start(ctx, "align");
+  const Planner& P = ctx.P;
+  const int kb = effective_kb(ctx);
+  // The small term is a third product of the block, or C when blocks hold only two products.
+  const bool small_in_c = kb < 3;
+  if (small_in_c && ctx.m.addend != AddendEntry::first_block)
+    return not_applicable(ctx, "align", "needs 3 terms in one block (block size " + std::to_string(kb) + ", C not in it)");
+  const int eS = std::min({P.hi, 100, P.d_emax() + 1});
+  const int tlo = std::max(small_in_c ? std::max(P.d_emin(), spec(P.fc).emin()) : P.lo, P.d_emin());
+  const int jmax = std::min(80, eS - tlo);
+  const Pair big = P.product_sig(1, 1, eS), bign = P.product_sig(1, 1, eS, true);
+  if (!big || !bign || jmax < 8) return not_applicable(ctx, "align", "the input formats span too few binades");
+  const auto B0 = ctx.block(0);
+  std::vector<GeneratedCase> cs;
+  for (int j = 1; j <= jmax; ++j) {
+    GeneratedCase g = P.blank();
+    put(g, B0[0], big);
+    put(g, B0[1], bign);
+    if (small_in_c) {
+      if (auto c = P.c_bits(std::ldexp(1.0, eS - j))) g.c = *c;
+    } else {
+      put(g, B0[2], P.product_sig(1, 1, eS - j));
+    }
+    cs.push_back(g);
+  }
+  const auto out = ctx.eval(cs);
+  std::vector<int> kept(jmax + 1, -1);  // 1 kept, 0 dropped, -1 other
+  for (int j = 1; j <= jmax; ++j) {
+    const u32 d = out[j - 1];
+    kept[j] = P.d_is(d, std::ldexp(1.0, eS - j)) ? 1 : P.d_is(d, 0) ? 0 : -1;
+  }
+  int F = 0;
+  while (F < jmax && kept[F + 1] == 1) ++F;
+  bool step = true;
+  for (int j = F + 1; j <= jmax; ++j)
+    if (kept[j] != 0) step = false;
+  for (int j = 1; j <= jmax; ++j) {
+    if (j < F - 2 && j != 1) continue;  // rows around the step only
+    if (j > F + 3 && j != jmax) continue;
+    ctx.row(r, "2^" + std::to_string(eS) + " - 2^" + std::to_string(eS) + " + 2^" + std::to_string(eS - j) + " (j = " +
+                   std::to_string(j) + ")",
+            cs[j - 1], out[j - 1], kept[j] == 1 ? "kept" : kept[j] == 0 ? "dropped" : "unexpected");
+  }
+  if (!step) r.anomalies.push_back("the kept/dropped pattern is not a single step at F");
+  if (F == jmax) {
+    ctx.m.frac_bits = F;
+    ctx.m.frac_bits_at_least = true;
+    r.facts.push_back({"frac_bits", static_cast<std::int64_t>(F)});
+    r.facts.push_back({"frac_bits_at_least", true});
+    r.verdict = "Every term down to 2^-" + std::to_string(jmax) +
+                " below the largest survived: the aligner keeps at least " + std::to_string(jmax) + " bits.";
+    return r;
+  }
+  ctx.m.frac_bits = F;
+  ctx.m.frac_bits_at_least = false;
+  r.facts.push_back({"frac_bits", static_cast<std::int64_t>(F)});
+  r.facts.push_back({"extra_bits_over_fp32", static_cast<std::int64_t>(F - 23)});
+
+  // Second batch: how the shifted-out part goes (negative term, 0.75 quantum), and C's alignment.
+  std::vector<GeneratedCase> c2;
+  std::vector<std::string> what;
+  if (!small_in_c && eS - F - 2 >= tlo) {
+    GeneratedCase g = P.blank();
+    put(g, B0[0], big);
+    put(g, B0[1], bign);
+    put(g, B0[2], P.product_sig(1, 1, eS - F - 1, true));
+    c2.push_back(g), what.push_back("neg");
+    g = P.blank();
+    put(g, B0[0], big);
+    put(g, B0[1], bign);
+    put(g, B0[2], P.product_sig(1.5, 1, eS - F - 1));
+    c2.push_back(g), what.push_back("three_quarters");
+  }
+  const int eC = std::min(eS, spec(P.fc).emax());
+  const auto Cbig = P.c_bits(std::ldexp(1.0, eC));
+  const Pair Cneg = P.product_sig(1, 1, eC, true);
+  if (Cbig && Cneg && eC - F - 1 >= tlo && ctx.m.addend == AddendEntry::first_block) {
+    for (int j : {F, F + 1}) {
+      GeneratedCase g = P.blank();
+      g.c = *Cbig;
+      put(g, B0[0], Cneg);
+      put(g, B0[1], P.product_sig(1, 1, eC - j));
+      c2.push_back(g), what.push_back(j == F ? "c_at_F" : "c_beyond_F");
+    }
+  }
+  const auto o2 = ctx.eval(c2);
+  std::string trunc_dir = "unknown", shifted = "unknown";
+  for (std::size_t t = 0; t < c2.size(); ++t) {
+    const u32 d = o2[t];
+    if (what[t] == "neg") {
+      const bool zero = P.d_is(d, 0), floor = P.d_is(d, -std::ldexp(1.0, eS - F));
+      trunc_dir = zero ? "toward_zero" : floor ? "toward_minus_inf" : "other";
+      ctx.row(r, "2^" + std::to_string(eS) + " - 2^" + std::to_string(eS) + " - 2^" + std::to_string(eS - F - 1), c2[t], d,
+              zero ? "dropped: magnitude truncated (toward zero)" : floor ? "became -2^(e-F): two's complement truncation (toward -Inf)" : "unexpected");
+    } else if (what[t] == "three_quarters") {
+      const bool zero = P.d_is(d, 0), up = P.d_is(d, std::ldexp(1.0, eS - F));
+      shifted = zero ? "truncated" : up ? "rounded" : "other";
+      ctx.row(r, "2^" + std::to_string(eS) + " - 2^" + std::to_string(eS) + " + 3*2^" + std::to_string(eS - F - 2) + " (0.75 of the last kept bit)",
+              c2[t], d, zero ? "dropped: shifted-out bits are truncated" : up ? "rounded up to 2^(e-F): alignment rounds" : "unexpected");
+    } else {
+      const int j = what[t] == "c_at_F" ? F : F + 1;
+      const bool kept_c = P.d_is(d, std::ldexp(1.0, eC - j));
+      ctx.row(r, "C = 2^" + std::to_string(eC) + ", -2^" + std::to_string(eC) + " + 2^" + std::to_string(eC - j), c2[t], d,
+              kept_c ? "kept" : P.d_is(d, 0) ? "dropped" : "other");
+    }
+  }
+  r.facts.push_back({"shifted_out_bits", shifted});
+  r.facts.push_back({"truncation_direction", trunc_dir});
+  if (trunc_dir == "toward_minus_inf" || shifted == "rounded")
+    r.anomalies.push_back("alignment does not truncate magnitudes toward zero, which tcnum's datapath assumes");
+
+  std::ostringstream v;
+  v << F << " fraction bits are kept below the largest exponent when the terms are aligned (FP32 has 23: "
+    << (F - 23 >= 0 ? std::to_string(F - 23) + " extra" : std::to_string(23 - F) + " fewer") << " alignment bit"
+    << (std::abs(F - 23) == 1 ? "" : "s") << "): 2^-" << F << " below the largest term survives, 2^-" << F + 1
+    << " is lost although the exact sum is representable. ";
+  if (shifted == "truncated" && trunc_dir == "toward_zero")
+    v << "Shifted-out bits are truncated toward zero (a negative term loses magnitude; nothing is rounded at alignment).";
+  else if (shifted != "unknown")
+    v << "Shifted-out bits: " << shifted << ", direction " << trunc_dir << ".";
+  r.verdict = v.str();
+  return r;
+}
+
+std::vector<recipes::RecipeVerdict> published_align(const ElementFn& f, const Instruction& in) {
+  using namespace recipes;
+  return {fasi_extra_alignment_bits(f, in, fasi_variant(in)), km_extra_alignment_bits(f, in), probe_kept_fraction_bits(f, in)};
+}
+
+}  // namespace
+
+const FeatureTest& align_test() {
+  static const FeatureTest test{"align", {sources::fasi2021, sources::khattak_mikaitis2025, sources::fttn2024}, {"blocksize"}, {}, recipe_align, published_align};
+  return test;
+}
+
+}  // namespace tcnum::features::detail

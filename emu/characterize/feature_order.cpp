@@ -1,0 +1,318 @@
+// Feature tests "blocksize" and "order" (one recipe, two depths): FPRev-style survivors.
+// docs/numprobe.md describes the recipe, its verdict rule and its sources.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "features_internal.hpp"
+
+namespace tcnum::features::detail {
+namespace {
+
+// order / blocksize: FPRev-style survivors. M at p_i, -M at p_j, 2^(eM-J) everywhere else:
+// a small term survives only if it is added after M and -M have met (J > F, and FP32
+// cannot hold M + small), so the count of survivors places i and j in the summation tree.
+
+// The order in which products are fed and how they are cut into blocks: `passes` chained
+// passes (pass p takes the k with (k / interleave) % passes == p, in order), each cut into
+// blocks of kb; mirrors the datapath's k_passes / pass_interleave / block_size.
+struct Structure {
+  int passes = 1, interleave = 1, kb = 1;
+};
+
+bool valid(int K, const Structure& s) {
+  if (K % (s.passes * s.interleave) != 0) return false;
+  const int pass_len = K / s.passes;
+  return s.kb >= 1 && s.kb <= pass_len && pass_len % s.kb == 0;
+}
+
+// Block number of every product position.
+std::vector<int> block_ids(int K, const Structure& s) {
+  std::vector<int> order;
+  for (int pass = 0; pass < s.passes; ++pass)
+    for (int i = 0; i < K; ++i)
+      if ((i / s.interleave) % s.passes == pass) order.push_back(i);
+  std::vector<int> id(K);
+  for (int j = 0; j < K; ++j) id[order[j]] = j / s.kb;
+  return id;
+}
+
+// Candidate structures, preferred first: one pass (blocks of kb), then interleaved passes.
+std::vector<Structure> structures(int K) {
+  std::vector<Structure> v;
+  for (int passes : {1, 2, 4})
+    for (int il : {1, 2, 4, 8, 16}) {
+      if (passes == 1 && il != 1) continue;
+      for (int kb = 1; kb <= K; ++kb) {
+        const Structure s{passes, il, kb};
+        if (valid(K, s)) v.push_back(s);
+      }
+    }
+  return v;
+}
+
+int predicted_survivors(const std::vector<int>& id, int i, int j) {
+  const int top = std::max(id[i], id[j]);
+  int n = 0;
+  for (int k = 0; k < static_cast<int>(id.size()); ++k)
+    if (k != i && k != j && id[k] > top) ++n;
+  return n;
+}
+
+std::string positions_text(const std::vector<int>& v) {
+  std::ostringstream os;
+  for (std::size_t a = 0; a < v.size();) {
+    std::size_t b = a;
+    while (b + 1 < v.size() && v[b + 1] == v[b] + 1) ++b;
+    if (a) os << ",";
+    os << "p" << v[a];
+    if (b > a) os << (b == a + 1 ? ",p" : "-p") << v[b];
+    a = b + 1;
+  }
+  return os.str();
+}
+
+std::string chain_text(int K, const Structure& st, std::optional<AddendEntry> addend, Format d) {
+  const auto id = block_ids(K, st);
+  const int blocks = *std::max_element(id.begin(), id.end()) + 1;
+  const bool c_after = addend && *addend != AddendEntry::first_block;
+  std::ostringstream os;
+  for (int b = 0; b < blocks; ++b) {
+    std::vector<int> members;
+    for (int k = 0; k < K; ++k)
+      if (id[k] == b) members.push_back(k);
+    os << (b == 0 ? "(" : " -> (acc + ");
+    if (b == 0 && !c_after) os << "C + ";
+    os << positions_text(members) << ")";
+  }
+  if (c_after) os << " -> (acc + C)";
+  os << " -> D (" << name_of(d) << ")";
+  return os.str();
+}
+
+FeatureReport recipe_order(Ctx& ctx, bool full) {
+  const std::string name = full ? "order" : "blocksize";
+  FeatureReport r = start(ctx, name);
+  const Planner& P = ctx.P;
+  const int K = ctx.in.k;
+  int es = std::max(P.lo, P.d_emin());
+  // M must fit a block result even when blocks are rounded into D's format (f16 D).
+  const int eM = std::min({P.hi, es + 60, 100, P.d_emax()});
+  Pair S = P.product_sig(1, 1, es);
+  // The small terms must vanish next to M even when all K of them have been summed first
+  // (2^J > 2^F * K, F up to ~26): narrow formats (e4m3) need subnormal factors for that,
+  // if the black box keeps subnormals (one case decides).
+  const int want_j = 27 + static_cast<int>(std::ceil(std::log2(K)));
+  if (eM - es < want_j) {
+    const int es_sub = std::max({eM - want_j, spec(P.fd).emin() - spec(P.fd).frac_bits,
+                                 spec(P.fa).emin() - spec(P.fa).frac_bits + spec(P.fb).emin() - spec(P.fb).frac_bits});
+    const Pair Ss = P.product_value(std::ldexp(1.0, es_sub), true);
+    if (es_sub < es && Ss) {
+      GeneratedCase g = P.blank();
+      put(g, 0, Ss);
+      if (P.d_is(ctx.eval({g}).at(0), std::ldexp(1.0, es_sub))) es = es_sub, S = Ss;
+    }
+  }
+  const int J = eM - es;
+  const Pair M = P.product_sig(1, 1, eM), Mn = P.product_sig(1, 1, eM, true);
+  if (J < 12 || !M || !Mn || !S)
+    return not_applicable(ctx, name, "the input formats span too few binades for the survivor recipe");
+  const double small = std::ldexp(1.0, es);
+
+  std::vector<GeneratedCase> cs;
+  std::vector<std::pair<int, int>> pos;  // (i, j); i = -1: C holds M
+  for (int i = 0; i < (full ? K : 1); ++i)
+    for (int j = i + 1; j < K; ++j) {
+      GeneratedCase g = P.blank();
+      for (int k = 0; k < K; ++k) put(g, k, k == i ? M : k == j ? Mn : S);
+      cs.push_back(g);
+      pos.emplace_back(i, j);
+    }
+  // C row: C = +Mc, -Mc at p_j (Mc within C's range).
+  const int eMc = std::min(eM, spec(P.fc).emax());
+  const auto Mc = P.c_bits(std::ldexp(1.0, eMc));
+  const Pair Mcn = P.product_sig(1, 1, eMc, true);
+  const bool c_row = full && Mc && Mcn && eMc - es >= 12;
+  if (c_row)
+    for (int j = 0; j < K; ++j) {
+      GeneratedCase g = P.blank();
+      g.c = *Mc;
+      for (int k = 0; k < K; ++k) put(g, k, k == j ? Mcn : S);
+      cs.push_back(g);
+      pos.emplace_back(-1, j);
+    }
+  // Addend probe: p0 = M, p1 = -M, C = 2^ec (small, in C's normal range): C first in the
+  // block with the Ms -> truncated (D = 0); C added after all products -> D = C.
+  const double small_c = std::ldexp(1.0, std::max(es, spec(P.fc).emin()));
+  const auto Cs = P.c_bits(small_c);
+  std::size_t addend_idx = cs.size();
+  if (Cs) {
+    GeneratedCase g = P.blank();
+    put(g, 0, M);
+    put(g, 1, Mn);
+    g.c = *Cs;
+    cs.push_back(g);
+  }
+  const auto out = ctx.eval(cs);
+
+  // Survivor counts.
+  std::vector<int> n(cs.size(), -1);
+  for (std::size_t t = 0; t < addend_idx; ++t) {
+    const Decoded d = decode(P.fd, out[t]);
+    if (d.is_zero()) {
+      n[t] = 0;
+      continue;
+    }
+    if (d.kind != Decoded::Kind::finite) continue;
+    const double q = to_double(P.fd, out[t]) / small;
+    if (q == std::floor(q) && q >= 0 && q <= K) n[t] = static_cast<int>(q);
+  }
+  std::vector<Structure> matches;
+  for (const Structure& st : structures(K)) {
+    const auto id = block_ids(K, st);
+    bool ok = true;
+    for (std::size_t t = 0; t < addend_idx && ok; ++t)
+      if (pos[t].first >= 0) ok = n[t] == predicted_survivors(id, pos[t].first, pos[t].second);
+    if (ok) matches.push_back(st);
+  }
+  bool all_survive = true;
+  for (std::size_t t = 0; t < addend_idx; ++t)
+    if (pos[t].first >= 0 && n[t] != K - 2) all_survive = false;
+
+  // Addend.
+  std::optional<AddendEntry> addend;
+  std::string addend_reading = "no probe";
+  if (Cs && addend_idx < out.size()) {
+    if (P.d_is(out[addend_idx], 0)) addend = AddendEntry::first_block, addend_reading = "C truncated with the Ms: first block";
+    else if (P.d_is(out[addend_idx], small_c))
+      addend = AddendEntry::last_block, addend_reading = "C survived: added after the products (the round recipe tells how)";
+    else addend_reading = "unexpected";
+  }
+  const std::optional<Structure> st = matches.empty() ? std::nullopt : std::optional<Structure>(matches.front());
+  // C row consistent with the addend?
+  if (c_row && st && addend) {
+    const auto id = block_ids(K, *st);
+    for (std::size_t t = 0; t < addend_idx; ++t) {
+      if (pos[t].first >= 0) continue;
+      const int j = pos[t].second;
+      int want = 0;
+      if (*addend == AddendEntry::first_block)
+        for (int k = 0; k < K; ++k)
+          if (k != j && id[k] > id[j]) ++want;
+      if (n[t] != want) {
+        r.anomalies.push_back("C row: with C = M and -M at p" + std::to_string(j) + ", " + std::to_string(n[t]) +
+                              " small terms survived where a chain of blocks predicts " + std::to_string(want));
+        break;
+      }
+    }
+  }
+
+  // Rows: the i = 0 row and the C row (the full matrix goes into a fact).
+  for (std::size_t t = 0; t < addend_idx; ++t) {
+    const auto [i, j] = pos[t];
+    if (i > 0) continue;
+    std::string label = i < 0 ? "C = M, -M at p" + std::to_string(j) : "M at p0, -M at p" + std::to_string(j);
+    label += ", 2^" + std::to_string(es) + " elsewhere";
+    ctx.row(r, label, cs[t], out[t], n[t] < 0 ? "unexpected" : std::to_string(n[t]) + " survive");
+  }
+  if (Cs && addend_idx < out.size())
+    ctx.row(r, "M at p0, -M at p1, C = " + pow2_text(small_c), cs[addend_idx], out[addend_idx], addend_reading);
+
+  if (full) {
+    std::ostringstream mat;
+    for (int i = 0; i < K; ++i) {
+      if (i) mat << "; ";
+      mat << "p" << i << ":";
+      for (std::size_t t = 0; t < addend_idx; ++t)
+        if (pos[t].first == i) mat << ' ' << n[t];
+    }
+    r.facts.push_back({"survivors", mat.str()});
+  }
+  r.facts.push_back({"dynamic_range_bits", static_cast<std::int64_t>(J)});
+
+  if (matches.empty()) {
+    if (all_survive) {
+      r.verdict = "Every small term survived even next to M and -M: the adder keeps at least " + std::to_string(J) +
+                  " bits below the largest term, so this recipe (dynamic range 2^" + std::to_string(J) +
+                  ") cannot see where fusion breaks.";
+      ctx.m.frac_bits = J;
+      ctx.m.frac_bits_at_least = true;
+    } else {
+      r.verdict = "No chain of fused blocks explains the survivor counts: the summation is not a sequence of "
+                  "fused blocks (see the survivors matrix, FPRev's reading of the tree).";
+      r.anomalies.push_back("survivor counts match no chain of fused blocks");
+    }
+    return r;
+  }
+  const int pass_len = K / st->passes;
+  const int kb = st->kb;
+  ctx.m.block_size = kb;
+  ctx.m.block_size_at_least = kb == pass_len;
+  ctx.m.k_passes = st->passes;
+  ctx.m.pass_interleave = st->passes > 1 ? st->interleave : 1;
+  // (the round recipe may already have told how C is added after the products: keep that)
+  const bool after = addend && *addend != AddendEntry::first_block;
+  if (addend && !(after && ctx.m.addend && *ctx.m.addend != AddendEntry::first_block)) ctx.m.addend = addend;
+  const int blocks = K / kb;
+  r.facts.push_back({"block_size", static_cast<std::int64_t>(kb)});
+  r.facts.push_back({"block_size_at_least", kb == pass_len});
+  r.facts.push_back({"blocks_per_instruction", static_cast<std::int64_t>(blocks)});
+  r.facts.push_back({"k_passes", static_cast<std::int64_t>(st->passes)});
+  if (st->passes > 1) r.facts.push_back({"pass_interleave", static_cast<std::int64_t>(st->interleave)});
+  if (addend) r.facts.push_back({"addend", std::string(*addend == AddendEntry::first_block ? "first_block" : "after_products")});
+
+  std::ostringstream v;
+  if (full) {
+    v << "Summation order: " << chain_text(K, *st, addend, P.fd) << ". ";
+    if (st->passes > 1)
+      v << "The products run as " << st->passes << " chained passes (pass p takes the k with (k / " << st->interleave
+        << ") mod " << st->passes << " = p), each pass's result the next one's addend. ";
+    if (blocks == 1)
+      v << "All " << K << " products of the instruction are fused in one step (no break inside K, so the block size is at least " << K << "). ";
+    else
+      v << blocks << " fused blocks of " << kb << " products: inside a block every term is aligned to the largest exponent and added at once (no internal order); each block's result is rounded and enters the next block as one term. ";
+    if (addend)
+      v << (*addend == AddendEntry::first_block ? "C joins the first block, aligned with its products."
+                                                : "C is added after all products.");
+    v << " Read from " << cs.size() << " FPRev-style cases: M = 2^" << eM << " at p_i, -M at p_j, 2^" << es
+      << " elsewhere; the survivors count the products added after M and -M met.";
+  } else {
+    v << ctx.in.name << ": ";
+    if (blocks == 1) v << "all " << K << " products fused in one step (block size >= K)";
+    else v << kb << " products fused per step, " << blocks << " steps per instruction (K = " << K << ")";
+    if (st->passes > 1) v << ", in " << st->passes << " interleaved passes";
+    v << ".";
+  }
+  r.verdict = v.str();
+  return r;
+}
+
+FeatureReport recipe_blocksize(Ctx& ctx) { return recipe_order(ctx, false); }
+FeatureReport recipe_full_order(Ctx& ctx) { return recipe_order(ctx, true); }
+
+std::vector<recipes::RecipeVerdict> published_blocksize(const ElementFn& f, const Instruction& in) {
+  using namespace recipes;
+  return {km_fma_size(f, in), probe_block_size(f, in)};
+}
+
+std::vector<recipes::RecipeVerdict> published_order(const ElementFn& f, const Instruction& in) {
+  using namespace recipes;
+  return {fasi_sum_from_largest(f, in, fasi_variant(in)), fasi_accumulation_width(f, in, fasi_variant(in))};
+}
+
+}  // namespace
+
+const FeatureTest& blocksize_test() {
+  static const FeatureTest test{"blocksize", {sources::fasi2021, sources::fttn2024, sources::fprev2025}, {}, {}, recipe_blocksize, published_blocksize};
+  return test;
+}
+
+const FeatureTest& order_test() {
+  static const FeatureTest test{"order", {sources::fprev2025, sources::fasi2021}, {}, {"blocksize"}, recipe_full_order, published_order};
+  return test;
+}
+
+}  // namespace tcnum::features::detail
