@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include <cuda_runtime_api.h>
 
@@ -171,6 +172,14 @@ std::string proc_driver_version() {  // "NVRM version: NVIDIA UNIX x86_64 Kernel
   return v;
 }
 
+std::string uuid_text(const cudaDeviceProp& p) {
+  const auto* u = reinterpret_cast<const unsigned char*>(p.uuid.bytes);
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1],
+                u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+  return buf;
+}
+
 std::string cuda_version(int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); }
 
 }  // namespace
@@ -201,6 +210,7 @@ DeviceInfo info(int device) {
   if (out.driver.empty()) out.driver = proc_driver_version();
   if (out.driver.empty()) out.driver = "CUDA " + cuda_version(drv) + " driver";
   out.runtime = cuda_version(rt);
+  out.uuid = uuid_text(p);
   return out;
 }
 
@@ -239,29 +249,51 @@ std::vector<std::uint32_t> run_tiles(const Instruction& in, int tiles, const std
 
 // Case i -> tile i / P, diagonal element j = i % P (P = min(M, N)): row j of A, column j
 // of B and C(j, j); everything else in the tile is +0.
-std::vector<std::uint32_t> run_cases(const Instruction& in, const std::vector<Case>& cases, const RunOptions& opt) {
+void run_cases(const Instruction& in, std::size_t count, const std::uint32_t* a, const std::uint32_t* b,
+               const std::uint32_t* c, std::uint32_t* d, const RunOptions& opt) {
   const std::size_t M = in.m, N = in.n, K = in.k, per_tile = std::min(M, N);
-  for (std::size_t i = 0; i < cases.size(); ++i)
+  const std::size_t tiles = (count + per_tile - 1) / per_tile;
+  if (tiles > static_cast<std::size_t>(1) << 30) throw std::invalid_argument("run_cases: too many cases");
+  if (tiles == 0) return;
+  std::vector<std::uint32_t> ta(tiles * M * K), tb(tiles * N * K), tc(tiles * M * N);
+  const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
+  const auto spread = [&](auto&& fn) {  // fn(first, last) over [0, count) in `threads` parts
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t)
+      pool.emplace_back([&, t] { fn(count * t / threads, count * (t + 1) / threads); });
+    for (auto& th : pool) th.join();
+  };
+  spread([&](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i) {
+      const std::size_t t = i / per_tile, j = i % per_tile;
+      std::copy(a + i * K, a + (i + 1) * K, ta.begin() + (t * M + j) * K);
+      std::copy(b + i * K, b + (i + 1) * K, tb.begin() + (t * N + j) * K);
+      tc[(t * M + j) * N + j] = c[i];
+    }
+  });
+  const std::vector<std::uint32_t> td = run_tiles(in, static_cast<int>(tiles), ta, tb, tc, opt);
+  spread([&](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i) {
+      const std::size_t t = i / per_tile, j = i % per_tile;
+      d[i] = td[(t * M + j) * N + j];
+    }
+  });
+}
+
+std::vector<std::uint32_t> run_cases(const Instruction& in, const std::vector<Case>& cases, const RunOptions& opt) {
+  const std::size_t K = in.k;
+  std::vector<std::uint32_t> a(cases.size() * K), b(cases.size() * K), c(cases.size()), d(cases.size());
+  for (std::size_t i = 0; i < cases.size(); ++i) {
     if (cases[i].a.size() != K || cases[i].b.size() != K)
       throw std::invalid_argument(in.name + ": case " + std::to_string(i) + " has " +
                                   std::to_string(cases[i].a.size()) + " A and " + std::to_string(cases[i].b.size()) +
                                   " B elements; K = " + std::to_string(K));
-  const std::size_t tiles = (cases.size() + per_tile - 1) / per_tile;
-  if (tiles > static_cast<std::size_t>(1) << 30) throw std::invalid_argument("run_cases: too many cases");
-  std::vector<std::uint32_t> a(tiles * M * K), b(tiles * N * K), c(tiles * M * N);
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    const std::size_t t = i / per_tile, j = i % per_tile;
-    std::copy(cases[i].a.begin(), cases[i].a.end(), a.begin() + (t * M + j) * K);
-    std::copy(cases[i].b.begin(), cases[i].b.end(), b.begin() + (t * N + j) * K);
-    c[(t * M + j) * N + j] = cases[i].c;
+    std::copy(cases[i].a.begin(), cases[i].a.end(), a.begin() + i * K);
+    std::copy(cases[i].b.begin(), cases[i].b.end(), b.begin() + i * K);
+    c[i] = cases[i].c;
   }
-  const std::vector<std::uint32_t> d = run_tiles(in, static_cast<int>(tiles), a, b, c, opt);
-  std::vector<std::uint32_t> out(cases.size());
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    const std::size_t t = i / per_tile, j = i % per_tile;
-    out[i] = d[(t * M + j) * N + j];
-  }
-  return out;
+  run_cases(in, cases.size(), a.data(), b.data(), c.data(), d.data(), opt);
+  return d;
 }
 
 }  // namespace tcnum::device

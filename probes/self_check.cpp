@@ -4,12 +4,16 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <random>
 #include <sstream>
 
 #include "runner_internal.hpp"
+#include "tcnum/core/build_id.hpp"
 
 namespace tcnum::device {
 namespace {
@@ -74,6 +78,43 @@ std::string self_check(const Instruction& in, const RunOptions& opt) {
   return head.str() + report.str();
 }
 
+namespace {
+
+// Verdicts of earlier processes: one "PASS <uuid> <driver> <build> <key>" line per passed check, in
+// $TCNUM_SELF_CHECK_CACHE (or $XDG_CACHE_HOME/tcnum/self-check, ~/.cache/tcnum/self-check);
+// TCNUM_SELF_CHECK_CACHE=off disables it. Only passes are kept: a failure is checked again.
+std::string cache_path() {
+  if (const char* p = std::getenv("TCNUM_SELF_CHECK_CACHE")) return std::string(p) == "off" ? "" : p;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/tcnum/self-check";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/tcnum/self-check";
+  return "";
+}
+
+std::string cache_line(const std::string& key, int device) {
+  const DeviceInfo i = info(device);
+  return "PASS " + i.uuid + " " + i.driver + " " + executable_build_id() + " " + key;
+}
+
+bool cached_pass(const std::string& line) {
+  const std::string path = cache_path();
+  if (path.empty()) return false;
+  std::ifstream f(path);
+  for (std::string l; std::getline(f, l);)
+    if (l == line) return true;
+  return false;
+}
+
+void record_pass(const std::string& line) {
+  const std::string path = cache_path();
+  if (path.empty()) return;
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+  std::ofstream f(path, std::ios::app);  // one short line per write: appends do not interleave
+  f << line + "\n" << std::flush;
+}
+
+}  // namespace
+
 namespace detail {
 
 void ensure_layout_checked(const Instruction& in, const RunOptions& opt) {
@@ -83,7 +124,15 @@ void ensure_layout_checked(const Instruction& in, const RunOptions& opt) {
   if (in.family == Family::wgmma) key += opt.a_source == ASource::registers ? "/a=regs" : "/a=smem";
   std::lock_guard<std::mutex> lock(mutex);  // held while checking: one check per key
   auto it = verdicts.find(key);
-  if (it == verdicts.end()) it = verdicts.emplace(key, self_check(in, opt)).first;  // a throw caches nothing
+  if (it == verdicts.end()) {
+    const std::string line = cache_line(key, opt.device);
+    if (cached_pass(line)) {
+      it = verdicts.emplace(key, "").first;
+    } else {
+      it = verdicts.emplace(key, self_check(in, opt)).first;  // a throw caches nothing
+      if (it->second.empty()) record_pass(line);
+    }
+  }
   if (!it->second.empty())
     throw DeviceError("layout self-check failed, refusing to run " + key + ":\n" + it->second);
 }

@@ -14,5 +14,6 @@ void register_record(CLI::App& app);
 void register_check(CLI::App& app);
 void register_discover(CLI::App& app);  // the top-level --dtype/--op options (no subcommand)
 void register_fit(CLI::App& app);
+void register_fuzz(CLI::App& app);  // numprobe fuzz and fuzz merge (no MPFR needed)
 
 }  // namespace numprobe

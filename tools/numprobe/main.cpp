@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(0, 1);
   numprobe::register_replay(app);
   numprobe::register_list(app);
+  numprobe::register_fuzz(app);
 #ifdef TCNUM_HAVE_MPFR  // the commands built on the reference, characterisation and study layers
   numprobe::register_chain(app);
   numprobe::register_record(app);

@@ -35,6 +35,7 @@ struct DeviceInfo {
   int sm = 0;            // 90 for H100/H200
   std::string driver;    // e.g. "575.57.08"
   std::string runtime;   // CUDA runtime version, e.g. "13.0"
+  std::string uuid;      // "GPU-xxxxxxxx-xxxx-...", as nvidia-smi prints it
 };
 
 bool available(std::string* why_not = nullptr);
@@ -50,6 +51,11 @@ std::vector<std::uint32_t> run_tiles(const Instruction& in, int tiles, const std
 // Independent cases packed into tiles (case i -> one diagonal element of some tile).
 std::vector<std::uint32_t> run_cases(const Instruction& in, const std::vector<Case>& cases,
                                      const RunOptions& opt = {});
+
+// The same from flat arrays: a and b hold count×K raw elements (case i at i·K), c count;
+// writes count results to d. Packing runs on several host threads.
+void run_cases(const Instruction& in, std::size_t count, const std::uint32_t* a, const std::uint32_t* b,
+               const std::uint32_t* c, std::uint32_t* d, const RunOptions& opt = {});
 
 // The layout self-check: small integers whose products and sums are exact must give the
 // exact integer results in every output element. Returns "" when it passes, else a report.

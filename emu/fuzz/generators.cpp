@@ -1,0 +1,435 @@
+// The fuzz generators (tcnum/fuzz/generators.hpp): xoshiro256**, integer sampling, the core's
+// rounding; no MPFR, so that a GPU host without it builds and draws the same cases.
+#include "tcnum/fuzz/generators.hpp"
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+
+#include "tcnum/core/format.hpp"
+#include "tcnum/core/plan.hpp"
+
+namespace tcnum::fuzz {
+namespace {
+
+struct DistInfo {
+  const char* name;
+  const char* description;
+};
+
+constexpr std::array<DistInfo, 7> kDists{{
+    {"normal", "a, b, c ~ N(0,1) (Irwin-Hall approximation) rounded to nearest even into their formats"},
+    {"randbits", "uniform random finite bit patterns (subnormals, ±0 included; tf32: random low 13 bits)"},
+    {"spread", "one lead term, the other products and C 2^-5..2^-30 below it: alignment truncation"},
+    {"cancel", "products in pairs a_i b_i ≈ -a_j b_j, C ≈ -sum: massive cancellation"},
+    {"special", "normal, each element replaced with p=1/8 by ±0, ±Inf, NaN, ±max, ±min subnormal, ±min normal"},
+    {"subnorm", "subnormal/tiny factors, products near the bottom of D's range, tiny C"},
+    {"boundary", "exact sums on the model's truncation (F, F±1, F±2), rounding, overflow, underflow and zero boundaries"},
+}};
+
+std::uint64_t splitmix(std::uint64_t& x) {
+  std::uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+// xoshiro256** (Blackman & Vigna), fully specified here: same stream on every platform.
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed) {
+    for (auto& w : s_) w = splitmix(seed);
+  }
+  std::uint64_t bits() {
+    const std::uint64_t out = rotl(s_[1] * 5, 7) * 9, t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = rotl(s_[3], 45);
+    return out;
+  }
+  // Uniform in [0, n), n > 0 (Lemire's multiply-shift with exact rejection).
+  std::uint64_t below(std::uint64_t n) {
+    for (;;) {
+      const unsigned __int128 m = static_cast<unsigned __int128>(bits()) * n;
+      const auto low = static_cast<std::uint64_t>(m);
+      if (low >= n || low >= (0 - n) % n) return static_cast<std::uint64_t>(m >> 64);
+    }
+  }
+  int range(int lo, int hi) { return lo + static_cast<int>(below(static_cast<std::uint64_t>(hi - lo) + 1)); }
+  bool chance(std::uint64_t num, std::uint64_t den) { return below(den) < num; }
+  bool coin() { return (bits() >> 63) != 0; }
+  // Irwin–Hall of four 16-bit uniforms: mean 0, variance 1 after the scale (exact products).
+  double normal() {
+    const std::uint64_t r = bits();
+    const std::int64_t sum = static_cast<std::int64_t>((r & 0xffff) + ((r >> 16) & 0xffff) + ((r >> 32) & 0xffff) +
+                                                       (r >> 48)) - 2 * 0xffff;
+    constexpr double kScale = 1.7320508075688772 / 65536.0;  // sqrt(12 / 4) / 2^16
+    return static_cast<double>(sum) * kScale;
+  }
+
+ private:
+  static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  std::array<std::uint64_t, 4> s_{};
+};
+
+int tf32_shift(Format f) { return f == Format::tf32 ? 13 : 0; }
+std::uint32_t low_ones(int n) { return n >= 32 ? ~0u : (1u << n) - 1u; }
+int smallest_lead(Format f) { return spec(f).emin() - spec(f).frac_bits; }
+std::uint32_t sign_mask(Format f) { return 1u << (spec(f).exp_bits + spec(f).frac_bits + tf32_shift(f)); }
+
+std::uint32_t pack(Format f, bool sign, std::uint32_t biased, std::uint32_t frac) {
+  const FormatSpec& s = spec(f);
+  return ((static_cast<std::uint32_t>(sign) << (s.exp_bits + s.frac_bits)) | (biased << s.frac_bits) | frac)
+         << tf32_shift(f);
+}
+
+// A value whose leading bit has weight 2^lead (clamped into f's range), with the `width` bits
+// below the leading bit taken from `low` (the rest zero). e4m3's NaN pattern is avoided.
+std::uint32_t with_lead(Format f, bool sign, int lead, std::uint32_t low) {
+  const FormatSpec& s = spec(f);
+  lead = std::clamp(lead, smallest_lead(f), s.emax());
+  if (lead >= s.emin()) {
+    std::uint32_t frac = low & low_ones(s.frac_bits);
+    if (!s.has_inf && lead == s.emax() && frac == low_ones(s.frac_bits)) frac -= 1;
+    return pack(f, sign, static_cast<std::uint32_t>(lead + s.bias), frac);
+  }
+  const int j = lead - smallest_lead(f);  // the leading bit's place in the fraction field
+  return pack(f, sign, 0, (1u << j) | (low & low_ones(j)));
+}
+
+std::uint32_t random_at(Format f, bool sign, int lead, Rng& rng) {
+  return with_lead(f, sign, lead, static_cast<std::uint32_t>(rng.bits()));
+}
+
+bool finite_pattern(Format f, std::uint32_t bits) {
+  const Decoded d = decode(f, bits);
+  return !d.is_nan() && !d.is_inf();
+}
+
+std::uint32_t random_finite(Format f, Rng& rng) {
+  for (;;) {
+    const std::uint32_t r = static_cast<std::uint32_t>(rng.bits()) & storage_mask(f);
+    if (finite_pattern(f, r)) return r;
+  }
+}
+
+// Leading-bit weight of a finite nonzero pattern.
+int lead_of(Format f, std::uint32_t bits) {
+  const Decoded d = decode(f, bits);
+  return d.exponent + 63 - __builtin_clzll(d.significand);
+}
+
+// Moves a finite nonzero pattern `steps` ulps in magnitude when it stays finite and nonzero.
+std::uint32_t nudge(Format f, std::uint32_t bits, int steps) {
+  const int sh = tf32_shift(f);
+  const std::uint32_t sign = sign_mask(f) >> sh, r = bits >> sh, mag = r & (sign - 1);
+  const std::int64_t moved = static_cast<std::int64_t>(mag) + steps;
+  if (steps == 0 || mag == 0 || moved <= 0 || moved >= sign) return bits;
+  const std::uint32_t out = ((r & sign) | static_cast<std::uint32_t>(moved)) << sh;
+  return finite_pattern(f, out) ? out : bits;
+}
+
+std::uint32_t tiny(Format f, Rng& rng) {
+  const bool sign = rng.coin();
+  const FormatSpec& s = spec(f);
+  return rng.coin() ? random_at(f, sign, rng.range(smallest_lead(f), s.emin() - 1), rng)
+                    : random_at(f, sign, rng.range(s.emin(), s.emin() + 3), rng);
+}
+
+// Factors whose product's leading bit is 2^t or 2^(t+1) (t clamped to what A×B can reach);
+// `bits_a`/`bits_b` give their fraction bits (0: powers of two).
+void factors_for(const Instruction& in, int t, bool negative, std::uint32_t bits_a, std::uint32_t bits_b, Rng& rng,
+                 std::uint32_t& a, std::uint32_t& b) {
+  const FormatSpec &sa = spec(in.a_type), &sb = spec(in.b_type);
+  t = std::clamp(t, smallest_lead(in.a_type) + smallest_lead(in.b_type), sa.emax() + sb.emax());
+  int lo = std::max(sa.emin(), t - sb.emax()), hi = std::min(sa.emax(), t - sb.emin());
+  if (lo > hi) {  // one factor has to be subnormal
+    lo = std::max(smallest_lead(in.a_type), t - sb.emax());
+    hi = std::min(sa.emax(), t - smallest_lead(in.b_type));
+  }
+  const int ea = rng.range(lo, std::max(lo, hi));
+  const bool sign_a = rng.coin();
+  a = with_lead(in.a_type, sign_a, ea, bits_a);
+  b = with_lead(in.b_type, sign_a != negative, t - ea, bits_b);
+}
+
+// One case of `in`, written in place.
+struct CaseRef {
+  std::uint32_t* a;
+  std::uint32_t* b;
+  std::uint32_t* c;
+  int k;
+};
+
+void fill_normal(const Instruction& in, Rng& rng, CaseRef x) {
+  for (int k = 0; k < x.k; ++k) {
+    x.a[k] = encode(in.a_type, rng.normal());
+    x.b[k] = encode(in.b_type, rng.normal());
+  }
+  *x.c = encode(in.c_type, rng.normal());
+}
+
+void fill_randbits(const Instruction& in, Rng& rng, CaseRef x) {
+  for (int k = 0; k < x.k; ++k) {
+    x.a[k] = random_finite(in.a_type, rng);
+    x.b[k] = random_finite(in.b_type, rng);
+  }
+  *x.c = random_finite(in.c_type, rng);
+}
+
+void fill_spread(const Instruction& in, Rng& rng, CaseRef x) {
+  const FormatSpec &sa = spec(in.a_type), &sb = spec(in.b_type), &sc = spec(in.c_type), &sd = spec(in.d_type);
+  const int lo = std::max({sa.emin() + sb.emin(), sc.emin(), sd.emin()});
+  const int hi = std::max(lo, std::min({sa.emax() + sb.emax() - 1, sc.emax() - 1, sd.emax() - 6}));
+  const int lead = rng.range(std::min(lo + 30, hi), hi);
+  const int lead_slot = rng.chance(1, 4) ? x.k : static_cast<int>(rng.below(x.k));  // x.k: C
+  for (int k = 0; k <= x.k; ++k) {
+    const int e = k == lead_slot ? lead : lead - rng.range(5, 30);
+    const bool negative = rng.coin();
+    if (k == x.k)
+      *x.c = random_at(in.c_type, negative, e, rng);
+    else
+      factors_for(in, e, negative, static_cast<std::uint32_t>(rng.bits()), static_cast<std::uint32_t>(rng.bits()),
+                  rng, x.a[k], x.b[k]);
+  }
+}
+
+struct ExactSum {  // -(sum of products) rounded into C's format, through the exact model
+  MmaPlan plan;
+  explicit ExactSum(const Instruction& in) : plan(make(in)) {}
+  static MmaPlan make(Instruction in) {
+    in.d_type = in.c_type;
+    return compile_plan(exact_params(), in);
+  }
+};
+
+void fill_cancel(const Instruction& in, Rng& rng, CaseRef x, const ExactSum& exact) {
+  fill_normal(in, rng, x);
+  std::array<int, 64> perm{};
+  for (int k = 0; k < x.k; ++k) perm[k] = k;
+  for (int k = x.k - 1; k > 0; --k) std::swap(perm[k], perm[rng.below(k + 1)]);
+  auto step = [&rng] {
+    const auto r = rng.below(4);
+    return r == 0 ? -1 : r == 1 ? 1 : 0;
+  };
+  for (int p = 0; p + 1 < x.k; p += 2) {
+    const int i = perm[p], j = perm[p + 1];
+    x.a[j] = nudge(in.a_type, x.a[i] ^ sign_mask(in.a_type), step());
+    x.b[j] = nudge(in.b_type, x.b[i], step());
+  }
+  const std::uint32_t sum =
+      mma_element(exact.plan, {x.a, static_cast<std::size_t>(x.k)}, {x.b, static_cast<std::size_t>(x.k)},
+                  zero_bits(in.c_type, false));
+  *x.c = decode(in.c_type, sum).is_zero() ? sum : sum ^ sign_mask(in.c_type);
+  if (rng.coin()) *x.c = nudge(in.c_type, *x.c, rng.coin() ? 1 : -1);
+}
+
+std::uint32_t special_value(Format f, Rng& rng) {
+  const FormatSpec& s = spec(f);
+  const bool sign = rng.coin();
+  switch (rng.below(8)) {
+    case 0:
+    case 1: return zero_bits(f, sign);
+    case 2: return s.has_inf ? infinity_bits(f, sign) : zero_bits(f, sign);
+    case 3: {  // NaN with a random payload
+      const std::uint32_t frac = s.has_inf ? static_cast<std::uint32_t>(1 + rng.below(low_ones(s.frac_bits)))
+                                           : low_ones(s.frac_bits);
+      return pack(f, sign, low_ones(s.exp_bits), frac);
+    }
+    case 4: return max_finite_bits(f, sign);
+    case 5: return pack(f, sign, 0, 1);  // smallest subnormal
+    case 6: return pack(f, sign, 1, 0);  // smallest normal
+    default: return pack(f, sign, 0, low_ones(s.frac_bits));  // largest subnormal
+  }
+}
+
+void fill_special(const Instruction& in, Rng& rng, CaseRef x) {
+  fill_normal(in, rng, x);
+  for (int k = 0; k < x.k; ++k) {
+    if (rng.chance(1, 8)) x.a[k] = special_value(in.a_type, rng);
+    if (rng.chance(1, 8)) x.b[k] = special_value(in.b_type, rng);
+  }
+  if (rng.chance(1, 8)) *x.c = special_value(in.c_type, rng);
+}
+
+void fill_subnorm(const Instruction& in, Rng& rng, CaseRef x) {
+  const FormatSpec& sd = spec(in.d_type);
+  for (int k = 0; k < x.k; ++k) {
+    const bool a_tiny = rng.coin();
+    const Format tiny_f = a_tiny ? in.a_type : in.b_type, other_f = a_tiny ? in.b_type : in.a_type;
+    const std::uint32_t t = tiny(tiny_f, rng);
+    std::uint32_t o;
+    if (rng.coin() || decode(tiny_f, t).is_zero()) {
+      o = tiny(other_f, rng);
+    } else {
+      const int e = rng.range(sd.emin() - sd.frac_bits - 2, sd.emin() + 2) - lead_of(tiny_f, t);
+      const bool sign = rng.coin();
+      o = e < smallest_lead(other_f) ? tiny(other_f, rng) : random_at(other_f, sign, e, rng);
+    }
+    x.a[k] = a_tiny ? t : o;
+    x.b[k] = a_tiny ? o : t;
+  }
+  const bool sign = rng.coin();
+  *x.c = rng.chance(1, 8) ? zero_bits(in.c_type, sign) : tiny(in.c_type, rng);
+}
+
+// ---- boundary: exact sums on the model's boundaries ----
+
+void clear_case(const Instruction& in, Rng& rng, CaseRef x) {
+  for (int k = 0; k < x.k; ++k) {
+    x.a[k] = zero_bits(in.a_type, rng.chance(1, 4));
+    x.b[k] = zero_bits(in.b_type, false);
+  }
+  *x.c = zero_bits(in.c_type, false);
+}
+
+// Distinct random product slots (blocks and passes see the terms in varied places).
+std::array<int, 3> slots(int k, Rng& rng) {
+  std::array<int, 3> s{};
+  s[0] = static_cast<int>(rng.below(k));
+  do s[1] = static_cast<int>(rng.below(k)); while (k > 1 && s[1] == s[0]);
+  do s[2] = static_cast<int>(rng.below(k)); while (k > 2 && (s[2] == s[0] || s[2] == s[1]));
+  return s;
+}
+
+// A lead term with leading bit 2^lead: a product, or C with probability 1/4.
+void put_lead(const Instruction& in, int lead, bool negative, int slot, Rng& rng, CaseRef x) {
+  const auto bits_a = static_cast<std::uint32_t>(rng.bits()), bits_b = static_cast<std::uint32_t>(rng.bits());
+  if (rng.chance(1, 4)) {
+    *x.c = with_lead(in.c_type, negative, lead, bits_a);
+  } else {
+    // Few bits in one factor keep the product's bits well inside the kept window.
+    factors_for(in, lead, negative, bits_a, rng.coin() ? 0 : bits_b, rng, x.a[slot], x.b[slot]);
+  }
+}
+
+void put_power(const Instruction& in, int lead, bool negative, int slot, Rng& rng, CaseRef x) {
+  factors_for(in, lead, negative, 0, 0, rng, x.a[slot], x.b[slot]);
+}
+
+// The exponent the datapath aligns a term by (a subnormal counts at its format's emin).
+int nominal(Format storage, Format seen, std::uint32_t bits) {
+  return std::max(lead_of(storage, bits), spec(seen).emin());
+}
+
+void fill_boundary(const Instruction& in, const DatapathParams& model, Rng& rng, CaseRef x) {
+  clear_case(in, rng, x);
+  const FormatSpec& sd = spec(in.d_type);
+  const auto s = slots(x.k, rng);
+  const bool neg = rng.coin();
+  switch (rng.below(5)) {
+    case 0: {  // alignment truncation: a term at the last bit kept by F' = F-1, F, F+1 below the lead
+      put_lead(in, rng.range(-6, 6), neg, s[0], rng, x);
+      const bool lead_in_c = !decode(in.c_type, *x.c).is_zero();
+      const int top = lead_in_c ? nominal(in.c_type, in.c_type, *x.c)
+                                : nominal(in.a_type, model.unpack_format.value_or(in.a_type), x.a[s[0]]) +
+                                      nominal(in.b_type, model.unpack_format.value_or(in.b_type), x.b[s[0]]);
+      const int f = std::min(model.frac_bits, 60) + rng.range(-1, 1);
+      const bool small_negative = rng.chance(3, 4) != neg;  // mostly against the lead: a borrow
+      put_power(in, top - f, small_negative, s[1], rng, x);
+      if (x.k > 2 && rng.coin()) put_power(in, top - f - rng.range(1, 4), rng.coin(), s[2], rng, x);
+      break;
+    }
+    case 1: {  // rounding into D: a half ulp (or an ulp) of D below the lead, plus a sticky term
+      const int lead = rng.range(-6, 6);
+      put_lead(in, lead, neg, s[0], rng, x);
+      put_power(in, lead - sd.frac_bits - rng.range(0, 1), rng.coin(), s[1], rng, x);
+      if (x.k > 2 && rng.coin()) put_power(in, lead - sd.frac_bits - rng.range(2, 12), rng.coin(), s[2], rng, x);
+      break;
+    }
+    case 2: {  // overflow: C at D's largest binade (or a product there), terms of its half ulp
+      const int top = std::min(sd.emax(), spec(in.c_type).emax());
+      if (rng.coin()) {
+        *x.c = with_lead(in.c_type, neg, top, rng.coin() ? ~0u : static_cast<std::uint32_t>(rng.bits()));
+      } else {
+        put_lead(in, top, neg, s[0], rng, x);
+      }
+      put_power(in, top - sd.frac_bits - rng.range(-1, 1), rng.chance(1, 4) != neg, s[1], rng, x);
+      if (x.k > 2 && rng.coin()) put_power(in, top - sd.frac_bits - rng.range(0, 2), neg, s[2], rng, x);
+      break;
+    }
+    case 3: {  // underflow: terms about D's smallest normal and subnormal
+      const int lo = sd.emin() - sd.frac_bits;
+      for (int i = 0; i < 3 && i < x.k; ++i) {
+        const int lead = rng.range(lo - 3, sd.emin() + 1);
+        if (rng.coin()) put_power(in, lead, rng.coin(), s[i], rng, x);
+        else put_lead(in, lead, rng.coin(), s[i], rng, x);
+      }
+      break;
+    }
+    default: {  // zero results: signed-zero sums, exact cancellation, negative sums that underflow
+      const auto r = rng.below(3);
+      for (int k = 0; k < x.k; ++k) x.b[k] = random_finite(in.b_type, rng);
+      if (r == 0) {  // every addend -0 (one flipped with probability 1/2)
+        for (int k = 0; k < x.k; ++k) x.a[k] = zero_bits(in.a_type, !(decode(in.b_type, x.b[k]).sign));
+        *x.c = zero_bits(in.c_type, true);
+        if (rng.coin()) x.a[s[0]] ^= sign_mask(in.a_type);
+      } else if (r == 1) {  // a cancelling pair
+        put_lead(in, rng.range(-6, 6), neg, s[0], rng, x);
+        x.a[s[1]] = x.a[s[0]] ^ sign_mask(in.a_type);
+        x.b[s[1]] = x.b[s[0]];
+        *x.c = zero_bits(in.c_type, rng.coin());
+      } else {  // one product below half of D's smallest subnormal
+        put_lead(in, sd.emin() - sd.frac_bits - rng.range(2, 8), neg, s[0], rng, x);
+        *x.c = zero_bits(in.c_type, rng.coin());
+      }
+      break;
+    }
+  }
+}
+
+int dist_index(std::string_view dist) {
+  for (std::size_t i = 0; i < kDists.size(); ++i)
+    if (dist == kDists[i].name) return static_cast<int>(i);
+  std::string valid;
+  for (const DistInfo& d : kDists) valid += (valid.empty() ? "" : ", ") + std::string(d.name);
+  throw std::invalid_argument("unknown distribution '" + std::string(dist) + "'; valid: " + valid);
+}
+
+}  // namespace
+
+std::vector<std::string> distribution_names() {
+  std::vector<std::string> v;
+  for (const DistInfo& d : kDists) v.emplace_back(d.name);
+  return v;
+}
+
+std::string_view distribution_description(std::string_view dist) { return kDists[dist_index(dist)].description; }
+
+void generate(const Instruction& in, const DatapathParams& model, std::string_view dist, std::uint64_t seed,
+              std::size_t count, std::uint32_t* a, std::uint32_t* b, std::uint32_t* c) {
+  const int which = dist_index(dist);
+  if (in.k <= 0 || in.k > 64) throw std::invalid_argument("fuzz::generate: instruction " + in.name + " has K outside 1..64");
+  Rng rng(seed);
+  std::optional<ExactSum> exact;
+  if (which == 3) exact.emplace(in);
+  const std::size_t k = static_cast<std::size_t>(in.k);
+  for (std::size_t t = 0; t < count; ++t) {
+    const CaseRef x{a + t * k, b + t * k, c + t, in.k};
+    switch (which) {
+      case 0: fill_normal(in, rng, x); break;
+      case 1: fill_randbits(in, rng, x); break;
+      case 2: fill_spread(in, rng, x); break;
+      case 3: fill_cancel(in, rng, x, *exact); break;
+      case 4: fill_special(in, rng, x); break;
+      case 5: fill_subnorm(in, rng, x); break;
+      default: fill_boundary(in, model, rng, x); break;
+    }
+  }
+}
+
+std::uint64_t batch_seed(std::uint64_t seed, std::string_view instruction, std::string_view dist,
+                         std::uint64_t batch) {
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the names, then mixed with seed and batch
+  for (char ch : instruction) h = (h ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
+  h = (h ^ '/') * 1099511628211ull;
+  for (char ch : dist) h = (h ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
+  std::uint64_t x = h ^ seed;
+  x = splitmix(x) ^ batch;
+  return splitmix(x);
+}
+
+}  // namespace tcnum::fuzz

@@ -1,0 +1,97 @@
+// Fuzz campaigns: device (or a stand-in) against the emulator, case by case, bit for bit;
+// deterministic, sharded, checkpointed and resumable; mismatches shrunk and de-duplicated.
+//
+// Work is cut into batches of `batch` cases per (instruction, distribution) pair; batch g of a
+// pair holds its cases [g·batch, (g+1)·batch), drawn with batch_seed(seed, instruction,
+// distribution, g). Shard I of N runs the batches g ≡ I (mod N), so shards partition the cases
+// of the unsharded campaign exactly. A round takes the next `batches_per_round` batches of every
+// pair; checkpoints are written between rounds, so a resumed campaign redoes at most the round
+// that was cut and counts every case once.
+//
+// Outputs in the campaign directory (each written to a temporary file and renamed into place):
+//   summary.json       run info, counts per instruction × distribution, signatures, throughput
+//   mismatches.tcc     one minimised case per signature (replays with `numprobe replay`, and fails
+//                      against the model under test)
+//   raw.tcc.gz         every raw mismatch (up to raw_limit; the count of all is in the summary)
+//   checkpoint.json    the state --resume continues from
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tcnum/core/instruction.hpp"
+#include "tcnum/core/model.hpp"
+
+namespace tcnum::fuzz {
+
+// The device side of a comparison. run() may be called from one thread at a time.
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string description() const = 0;
+  // count cases: a, b count×K raw elements, c count; writes d (count raw results).
+  virtual void run(const Instruction& in, std::size_t count, const std::uint32_t* a, const std::uint32_t* b,
+                   const std::uint32_t* c, std::uint32_t* d) = 0;
+};
+
+// A stand-in device: `device_model` plays the GPU (CI tests of the campaign machinery).
+class EmuBackend : public Backend {
+ public:
+  EmuBackend(Model device_model, int threads);
+  std::string description() const override;
+  void run(const Instruction& in, std::size_t count, const std::uint32_t* a, const std::uint32_t* b,
+           const std::uint32_t* c, std::uint32_t* d) override;
+
+ private:
+  Model model_;
+  int threads_;
+};
+
+struct CampaignConfig {
+  std::vector<Instruction> instructions;
+  std::vector<std::string> distributions;
+  std::uint64_t seed = 1;
+  std::uint64_t cases = 0;   // per instruction × distribution (all shards together); 0: no limit
+  double seconds = 0;        // this session stops after the round that reaches it; 0: no limit
+  int shard = 0, shards = 1;
+  std::string out_dir;
+  bool resume = false;       // continue from out_dir/checkpoint.json; else out_dir must hold no campaign
+  int threads = 0;           // 0: every core
+  std::size_t batch = 4096;
+  std::size_t batches_per_round = 16;
+  double checkpoint_seconds = 30;
+  std::size_t raw_limit = 1000000;
+  std::string arch = "sm_90";  // the arch written into corpus lines
+  // Shown in summary.json under "run" (device, driver, build, backend, ...).
+  std::vector<std::pair<std::string, std::string>> run_info;
+};
+
+struct Progress {
+  std::uint64_t cases = 0, mismatches = 0, signatures = 0;
+  double elapsed_s = 0, cases_per_s = 0, eta_s = -1;  // eta -1: unknown
+};
+
+struct CampaignResult {
+  std::uint64_t cases = 0, mismatches = 0, signatures = 0;
+  bool complete = false;  // every case of a --cases campaign ran (time-limited: false)
+  double elapsed_s = 0;
+};
+
+// Throws std::invalid_argument for a bad configuration, and std::runtime_error when out_dir
+// already holds a campaign (without resume) or its checkpoint belongs to another configuration.
+CampaignResult run_campaign(const CampaignConfig& config, const Model& model, Backend& device,
+                            const std::function<void(const Progress&)>& on_progress = {});
+
+// Shard outputs -> one report in out_dir: counts summed, signatures joined (the first case of
+// each across shards represents it), raw mismatches concatenated. Throws std::runtime_error when
+// the inputs are not shards of one campaign (different seed, instructions, distributions, case
+// count or model; a shard twice).
+void merge_campaigns(const std::vector<std::string>& dirs, const std::string& out_dir);
+
+// Writes `content` to path through a temporary file in the same directory and a rename, so a
+// reader sees the old or the new file, never a part.
+void write_file_atomically(const std::string& path, const std::string& content);
+
+}  // namespace tcnum::fuzz

@@ -1,0 +1,51 @@
+// Input generators for fuzz campaigns: fast, MPFR-free and reproducible everywhere.
+//
+// A campaign draws millions of cases per second on every core, on GPU hosts that have no
+// MPFR, so these generators use only integer arithmetic, IEEE multiplications (exactly
+// specified) and the core's rounding; their output depends only on (the instruction's types
+// and K, the model parameters for `boundary`, the distribution, the seed, the count). The
+// stream is xoshiro256** seeded through splitmix64. They are not the reference layer's
+// generators (tcnum/reference/generators.hpp, which `record` uses): the distributions carry the
+// same names and intent, but not the same bits.
+//
+//  normal    a, b, c ~ approximately N(0,1) (an Irwin–Hall sum of four 16-bit uniforms, scaled
+//            to unit variance: bounded tails at ±3.46) rounded to nearest even into their formats.
+//  randbits  every element a uniform random finite pattern (subnormals, ±0; tf32 random low bits).
+//  spread    one lead term (C with p = 1/4, else a product) near the top of the range every term
+//            and D can hold; every other term 2^-5..2^-30 below it: alignment truncation.
+//  cancel    products in pairs a_j = -a_i, b_j = b_i, each nudged by ±1 ulp with p = 1/4;
+//            C = -(exact sum) rounded into C's format, nudged by ±1 ulp with p = 1/2.
+//  special   normal, each element replaced with p = 1/8 by ±0, ±Inf, NaN, ±max, ±min subnormal,
+//            ±min normal.
+//  subnorm   subnormal or tiny factors, products near the bottom of D's range, tiny C.
+//  boundary  built from the model under test: the exact sum sits on one of its boundaries —
+//            the alignment truncation point 2^(emax-F) (and F±1, F±2: the neighbouring models),
+//            a rounding midpoint or ulp of D, D's overflow threshold, D's smallest normal /
+//            subnormal, or exactly zero (signed-zero rules).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tcnum/core/instruction.hpp"
+#include "tcnum/core/model.hpp"
+
+namespace tcnum::fuzz {
+
+std::vector<std::string> distribution_names();  // the seven above, in that order
+std::string_view distribution_description(std::string_view dist);  // throws std::invalid_argument
+
+// Fills `count` cases: a and b hold count×K raw elements (case t at t·K), c holds count.
+// `model` is the model under test (only `boundary` reads it). Throws std::invalid_argument
+// for an unknown distribution (listing the valid ones).
+void generate(const Instruction& in, const DatapathParams& model, std::string_view dist, std::uint64_t seed,
+              std::size_t count, std::uint32_t* a, std::uint32_t* b, std::uint32_t* c);
+
+// The seed of one batch of a campaign: the same (seed, instruction, distribution, batch) gives
+// the same cases, whichever shard or thread draws them.
+std::uint64_t batch_seed(std::uint64_t seed, std::string_view instruction, std::string_view dist,
+                         std::uint64_t batch);
+
+}  // namespace tcnum::fuzz

@@ -1,0 +1,244 @@
+// numprobe fuzz: long campaigns, device (or a stand-in model) against the emulator, and
+// `numprobe fuzz merge` of shard outputs. The engine is tcnum/fuzz/campaign.hpp.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+#include "commands.hpp"
+#include "fuzz_backends.hpp"
+#include "tcnum/core/build_id.hpp"
+#include "tcnum/fuzz/campaign.hpp"
+#include "tcnum/fuzz/generators.hpp"
+
+namespace numprobe {
+namespace {
+
+struct FuzzOptions {
+  std::string instr = "all", dist = "all", time, out, shard, backend = "device", device_model, model_file, arch;
+  std::uint64_t cases = 0, seed = 0;
+  std::vector<int> devices{0}, wgmma_n;
+  bool resume = false, both_a_sources = false, quiet = false;
+  int threads = 0;
+  std::size_t batch = 4096, batches_per_round = 16, raw_limit = 1000000;
+  double checkpoint_every = 30;
+};
+
+struct MergeOptions {
+  std::vector<std::string> dirs;
+  std::string out;
+};
+
+// "90s", "15m", "2h", "1h30m", "45" (seconds).
+double parse_duration(const std::string& text) {
+  double total = 0;
+  std::size_t i = 0;
+  bool any = false;
+  while (i < text.size()) {
+    std::size_t used = 0;
+    double v = 0;
+    try {
+      v = std::stod(text.substr(i), &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || v < 0) throw std::invalid_argument("--time: '" + text + "' is not a duration like 90s, 15m, 2h");
+    i += used;
+    double unit = 1;
+    if (i < text.size() && std::string("smhd").find(text[i]) != std::string::npos) {
+      unit = text[i] == 's' ? 1 : text[i] == 'm' ? 60 : text[i] == 'h' ? 3600 : 86400;
+      ++i;
+    }
+    total += v * unit;
+    any = true;
+  }
+  if (!any || total <= 0) throw std::invalid_argument("--time: '" + text + "' is not a positive duration");
+  return total;
+}
+
+// "I/N"; "mpi": the rank and size an MPI launcher (OpenMPI, MPICH/PMI) exported.
+std::pair<int, int> parse_shard(const std::string& text) {
+  if (text.empty()) return {0, 1};
+  if (text == "mpi") {
+    for (const auto& [rank, size] : {std::pair{"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
+                                     std::pair{"PMI_RANK", "PMI_SIZE"}, std::pair{"PMIX_RANK", "PMIX_SIZE"}}) {
+      const char* r = std::getenv(rank);
+      const char* s = std::getenv(size);
+      if (r && s) return {std::atoi(r), std::atoi(s)};
+    }
+    throw std::invalid_argument("--shard mpi: no MPI rank in the environment (start it with mpirun/srun)");
+  }
+  int i = -1, n = 0;
+  char tail = 0;
+  if (std::sscanf(text.c_str(), "%d/%d%c", &i, &n, &tail) != 2 || n < 1 || i < 0 || i >= n)
+    throw std::invalid_argument("--shard: '" + text + "' is not I/N with 0 <= I < N");
+  return {i, n};
+}
+
+std::vector<tcnum::Instruction> pick_instructions(const std::string& which, int sm, const std::vector<int>& wgmma_n) {
+  std::vector<tcnum::Instruction> out;
+  const auto keep_n = [&](const tcnum::Instruction& in) {
+    return in.family != tcnum::Family::wgmma || wgmma_n.empty() ||
+           std::find(wgmma_n.begin(), wgmma_n.end(), in.n) != wgmma_n.end();
+  };
+  std::stringstream ss(which);
+  for (std::string name; std::getline(ss, name, ',');) {
+    if (name == "all" || name == "mma" || name == "wgmma") {
+      for (const auto& in : tcnum::instructions_for(sm)) {
+        if (in.family == tcnum::Family::tcgen05) continue;           // no tcgen05 probes yet
+        if (in.family == tcnum::Family::mma && in.m == 8) continue;  // m8n8k4: Volta's
+        if (name == "mma" && in.family != tcnum::Family::mma) continue;
+        if (name == "wgmma" && in.family != tcnum::Family::wgmma) continue;
+        if (keep_n(in)) out.push_back(in);
+      }
+    } else {
+      out.push_back(tcnum::find_instruction(name, sm));
+    }
+  }
+  if (out.empty()) throw std::invalid_argument("--instr: '" + which + "' selects no instruction");
+  return out;
+}
+
+std::vector<std::string> pick_distributions(const std::string& which) {
+  if (which == "all") return tcnum::fuzz::distribution_names();
+  std::vector<std::string> out;
+  std::stringstream ss(which);
+  for (std::string d; std::getline(ss, d, ',');) {
+    tcnum::fuzz::distribution_description(d);  // throws for an unknown name, listing the valid ones
+    out.push_back(d);
+  }
+  return out;
+}
+
+std::string clock_text(double s) {
+  if (s < 0) return "?";
+  const long t = static_cast<long>(s + 0.5);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+  return buf;
+}
+
+std::string count_text(double v) {
+  char buf[32];
+  if (v >= 1e9) std::snprintf(buf, sizeof buf, "%.2fG", v / 1e9);
+  else if (v >= 1e6) std::snprintf(buf, sizeof buf, "%.2fM", v / 1e6);
+  else if (v >= 1e3) std::snprintf(buf, sizeof buf, "%.1fk", v / 1e3);
+  else std::snprintf(buf, sizeof buf, "%.0f", v);
+  return buf;
+}
+
+int run_fuzz(const FuzzOptions& o) {
+  if (o.out.empty()) throw std::invalid_argument("fuzz: --out DIR is required");
+  if (o.cases == 0 && o.time.empty()) throw std::invalid_argument("fuzz: give --cases N or --time DURATION");
+  if (o.backend != "device" && o.backend != "emu")
+    throw std::invalid_argument("--backend: '" + o.backend + "' is not device or emu");
+  if (o.backend == "emu" && o.device_model.empty())
+    throw std::invalid_argument("--backend emu needs --device-model FILE (the model that plays the device)");
+
+  tcnum::fuzz::CampaignConfig cfg;
+  cfg.seed = o.seed;
+  cfg.cases = o.cases;
+  cfg.seconds = o.time.empty() ? 0 : parse_duration(o.time);
+  std::tie(cfg.shard, cfg.shards) = parse_shard(o.shard);
+  cfg.out_dir = o.out;
+  if (o.shard == "mpi") cfg.out_dir += "/shard-" + std::to_string(cfg.shard);  // one directory per rank
+  cfg.resume = o.resume;
+  cfg.threads = o.threads;
+  cfg.batch = o.batch;
+  cfg.batches_per_round = o.batches_per_round;
+  cfg.checkpoint_seconds = o.checkpoint_every;
+  cfg.raw_limit = o.raw_limit;
+  cfg.run_info.emplace_back("build", tcnum::executable_build_id());
+
+  std::unique_ptr<tcnum::fuzz::Backend> device;
+  int sm = o.arch.empty() ? 90 : tcnum::parse_arch(o.arch);
+  if (o.backend == "device") {
+    const DeviceFacts facts = device_facts(o.devices.at(0));
+    if (o.arch.empty()) sm = facts.sm;
+    cfg.run_info.insert(cfg.run_info.end(), facts.info.begin(), facts.info.end());
+    std::string list;
+    for (int d : o.devices) list += (list.empty() ? "" : ",") + std::to_string(d);
+    cfg.run_info.emplace_back("devices", list);
+    device = make_device_backend(o.devices, o.both_a_sources);
+  } else {
+    device = std::make_unique<tcnum::fuzz::EmuBackend>(tcnum::load_model_file(o.device_model), o.threads);
+    cfg.run_info.emplace_back("device", "stand-in: " + o.device_model);
+  }
+  cfg.arch = "sm_" + std::to_string(sm);
+  const tcnum::Model model = o.model_file.empty() ? tcnum::builtin_model(sm) : tcnum::load_model_file(o.model_file);
+  cfg.instructions = pick_instructions(o.instr, sm, o.wgmma_n);
+  cfg.distributions = pick_distributions(o.dist);
+
+  std::cerr << "fuzz: " << cfg.instructions.size() << " instructions x " << cfg.distributions.size()
+            << " distributions, model " << model.name << ", " << device->description() << ", shard " << cfg.shard
+            << "/" << cfg.shards << ", seed " << cfg.seed << " -> " << cfg.out_dir << "\n";
+  double last_print = -1e9;
+  const auto progress = [&](const tcnum::fuzz::Progress& p) {
+    if (o.quiet || p.elapsed_s - last_print < 2) return;
+    last_print = p.elapsed_s;
+    std::cerr << "fuzz: " << count_text(static_cast<double>(p.cases)) << " cases, "
+              << count_text(p.cases_per_s) << " cases/s, " << p.mismatches << " mismatches, " << p.signatures
+              << " signatures, elapsed " << clock_text(p.elapsed_s) << ", ETA " << clock_text(p.eta_s) << "\n";
+  };
+  const auto r = tcnum::fuzz::run_campaign(cfg, model, *device, progress);
+  std::cout << r.cases << " cases, " << r.mismatches << " mismatches, " << r.signatures << " signatures"
+            << (r.complete ? "" : " (not complete: --resume continues)") << "; " << cfg.out_dir << "/summary.json\n";
+  return r.mismatches == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+void register_fuzz(CLI::App& app) {
+  auto o = std::make_shared<FuzzOptions>();
+  auto m = std::make_shared<MergeOptions>();
+  auto* cmd = app.add_subcommand("fuzz", "Fuzz campaign: device (or a stand-in model) against the emulator, "
+                                         "checkpointed, resumable, sharded; mismatches minimised by signature");
+  cmd->add_option("--instr", o->instr, "instruction name(s), comma-separated, or all | mma | wgmma")
+      ->capture_default_str();
+  cmd->add_option("--dist", o->dist, "distributions, comma-separated, or all (normal randbits spread cancel "
+                                     "special subnorm boundary)")
+      ->capture_default_str();
+  cmd->add_option("--cases", o->cases, "cases per instruction x distribution (all shards together)");
+  cmd->add_option("--time", o->time, "run for this long (90s, 15m, 2h) per session");
+  cmd->add_option("--seed", o->seed, "seed: the same seed draws the same cases")->capture_default_str();
+  cmd->add_option("--out", o->out, "campaign directory (summary.json, mismatches.tcc, raw.tcc.gz, checkpoint)");
+  cmd->add_option("--devices", o->devices, "CUDA devices this process drives")->delimiter(',')->capture_default_str();
+  cmd->add_option("--shard", o->shard, "I/N: this process runs shard I of N; 'mpi': rank/size from mpirun "
+                                       "(writes OUT/shard-RANK)");
+  cmd->add_flag("--resume", o->resume, "continue the campaign in --out from its last checkpoint");
+  cmd->add_option("--backend", o->backend, "device | emu (a model plays the GPU)")->capture_default_str();
+  cmd->add_option("--device-model", o->device_model, "model JSON that plays the device (--backend emu)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--model", o->model_file, "model under test (JSON); default: the built-in model of the arch")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--arch", o->arch, "architecture (default: the device's; sm_90 for --backend emu)");
+  cmd->add_option("--wgmma-n", o->wgmma_n, "only these wgmma N (default: every legal N)")->delimiter(',');
+  cmd->add_option("--threads", o->threads, "host threads (0: every core)")->capture_default_str();
+  cmd->add_option("--batch", o->batch, "cases per generator batch (the unit of seeding and sharding)")
+      ->capture_default_str();
+  cmd->add_option("--batches-per-round", o->batches_per_round, "batches per instruction x distribution per device run")
+      ->capture_default_str();
+  cmd->add_option("--checkpoint-every", o->checkpoint_every, "seconds between checkpoints")->capture_default_str();
+  cmd->add_option("--raw-limit", o->raw_limit, "raw mismatches kept in raw.tcc.gz")->capture_default_str();
+  cmd->add_flag("--both-a-sources", o->both_a_sources, "wgmma: run A from shared memory and registers, compare");
+  cmd->add_flag("--quiet", o->quiet, "no progress lines");
+  cmd->footer("Exit status 0 when no case mismatched, 1 when some did, 2 on errors.\n"
+              "Example: numprobe fuzz --instr all --time 10m --seed 1 --out campaign/h100");
+
+  auto* merge = cmd->add_subcommand("merge", "Join shard outputs of one campaign into one report");
+  merge->add_option("dirs", m->dirs, "shard campaign directories")->required()->check(CLI::ExistingDirectory);
+  merge->add_option("--out", m->out, "directory for the merged report")->required();
+  merge->callback([m] {
+    tcnum::fuzz::merge_campaigns(m->dirs, m->out);
+    std::cout << "merged " << m->dirs.size() << " shards into " << m->out << "/summary.json\n";
+    exit_code() = 0;
+  });
+  cmd->callback([o, merge] {
+    if (merge->parsed()) return;
+    exit_code() = run_fuzz(*o);
+  });
+}
+
+}  // namespace numprobe
