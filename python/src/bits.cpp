@@ -69,7 +69,7 @@ ArrayOut float64_array(std::vector<double>&& values, const std::vector<std::size
   return owned_array(std::move(values), shape);
 }
 
-nb::tuple import_dlpack(nb::ndarray<nb::ro, nb::device::cpu> x) {
+std::pair<BitsView, std::string> import_dlpack(nb::ndarray<nb::ro, nb::device::cpu> x) {
   const nb::dlpack::dtype dt = x.dtype();
   if (dt.lanes != 1 || (dt.bits != 8 && dt.bits != 16 && dt.bits != 32 && dt.bits != 64))
     throw nb::type_error(("unsupported DLPack element type: " + dtype_name(dt)).c_str());
@@ -80,9 +80,10 @@ nb::tuple import_dlpack(nb::ndarray<nb::ro, nb::device::cpu> x) {
     strides[i] = x.stride(i);  // in elements, as nanobind's constructor expects
   }
   nb::dlpack::dtype view_type{static_cast<std::uint8_t>(Code::UInt), dt.bits, 1};
-  nb::object owner = nb::cast(x);  // keeps the producer's buffer alive
-  nb::ndarray<nb::numpy, nb::ro> view(x.data(), x.ndim(), shape.data(), owner, strides.data(), view_type);
-  return nb::make_tuple(nb::cast(view), dtype_name(dt));
+  // The view keeps the imported DLPack tensor (and so the producer's buffer) alive.
+  using Imported = nb::ndarray<nb::ro, nb::device::cpu>;
+  nb::capsule owner(new Imported(x), [](void* p) noexcept { delete static_cast<Imported*>(p); });
+  return {BitsView(x.data(), x.ndim(), shape.data(), owner, strides.data(), view_type), dtype_name(dt)};
 }
 
 }  // namespace tcnum::python

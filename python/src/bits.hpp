@@ -3,6 +3,8 @@
 #pragma once
 #include <cstdint>
 #include <initializer_list>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <nanobind/nanobind.h>
@@ -34,6 +36,7 @@ ArrayOut float64_array(std::vector<double>&& values, const std::vector<std::size
 // (a numpy view of its bytes as uint8/16/32 with the same shape and strides, its dtype as
 // a name such as "bfloat16", "float8_e4m3fn", "float32", "uint16"). The view keeps the
 // object alive.
-nb::tuple import_dlpack(nb::ndarray<nb::ro, nb::device::cpu> x);
+using BitsView = nb::ndarray<nb::numpy, nb::ro>;
+std::pair<BitsView, std::string> import_dlpack(nb::ndarray<nb::ro, nb::device::cpu> x);
 
 }  // namespace tcnum::python

@@ -172,6 +172,29 @@ def test_dlpack_and_array_protocol_inputs():
     tcnum.testing.assert_bitexact(tcnum.gemm(np.asfortranarray(a), b[:, ::1]), want)
 
 
+def test_dlpack_import_of_types_numpy_lacks_is_a_view_that_keeps_the_producer_alive():
+    """The extension's own DLPack import (used for bf16/fp8 tensors that np.from_dlpack refuses)."""
+    a = np.arange(6, dtype=np.float16).reshape(2, 3)
+    bits, name = _tcnum.import_dlpack(DLPackOnly(a))
+    assert name == "float16" and bits.dtype == np.uint16 and np.shares_memory(bits, a)
+    assert np.array_equal(bits.view(np.float16), a)
+    strided = np.arange(12, dtype=np.float32).reshape(3, 4)[:, ::2]
+    bits, name = _tcnum.import_dlpack(strided)
+    assert name == "float32" and np.array_equal(bits.view(np.float32), strided)
+
+
+def test_jax_arrays_of_every_format():
+    jnp = pytest.importorskip("jax.numpy")
+    rng = np.random.default_rng(10)
+    for fmt, jdtype in [("bf16", jnp.bfloat16), ("f16", jnp.float16), ("e4m3", jnp.float8_e4m3fn),
+                        ("e5m2", jnp.float8_e5m2)]:
+        a = small_integers(rng, (8, 64), fmt, 3)
+        b = small_integers(rng, (64, 4), fmt, 3)
+        ja, jb = jnp.asarray(a.astype(np.float32)).astype(jdtype), jnp.asarray(b.astype(np.float32)).astype(jdtype)
+        assert tcnum.asarray(ja).dtype == tcnum.FORMATS[fmt][1]
+        tcnum.testing.assert_bitexact(tcnum.gemm(ja, jb), tcnum.gemm(a, b))
+
+
 def test_torch_cpu_tensors_of_every_format():
     torch = pytest.importorskip("torch")
     rng = np.random.default_rng(9)
