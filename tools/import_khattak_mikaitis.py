@@ -12,8 +12,8 @@ What the device ran (model_validation/CUDA/*.cu), and the corpus line written fo
   (L = the "fma_size" of the kernel: 4, 8 or 16). Inputs are converted with __float2half /
   __float2bfloat16 (RNE); tf32 registers hold the fp32 pattern as read. For f16 D, C is
   __float2half(c). ptxas lowers the wmma to HMMA.16816 (f16/bf16, sm_80+), HMMA.1684.TF32 x2
-  along k (tf32, sm_80+) and HMMA.884 (sm_70): docs/models.md ("How the imported corpora were
-  lowered") shows the SASS. The line is the mma form of the HMMA that sees the nonzero
+  along k (tf32, sm_80+) and HMMA.884 (sm_70): docs/models.md §7.1 shows the SASS. The line
+  is the mma form of the HMMA that sees the nonzero
   products, with its zero elements written out; the other HMMAs of the wmma only add zero
   products to that result.
 - fp8: one inline mma.sync.m16n8k32.row.col per case; the kernel fills A's row 0 from the

@@ -1,6 +1,7 @@
 // Built-in per-architecture models: the datapath's parameters as data, with their sources.
 // docs/models.md explains every value and its evidence; `validated` marks values that
 // tcnum's own recorded corpora confirm bit for bit.
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 
@@ -9,79 +10,122 @@
 namespace tcnum {
 namespace {
 
-DatapathParams params(int frac_bits, int block_size) {
+// Every NVIDIA model: zero results are +0. The H100 never gave -0 in 1.5 M device results
+// (corpora/h100, all-(-0) sums and underflows included); MMA-Sim, validated bit for bit on ten
+// architectures, always writes +0; Khattak & Mikaitis' models return +0 for zero sums. No
+// source reports an IEEE -0 from a tensor core (docs/models.md §7.3).
+DatapathParams params(int frac_bits, int block_size, std::optional<int> floor = std::nullopt) {
   DatapathParams p;
   p.frac_bits = frac_bits;
   p.block_size = block_size;
+  p.negative_zero_results = false;
+  p.align_exponent_floor = floor;
   return p;
 }
 
 ModelRule rule(std::optional<Family> fam, std::optional<InputClass> in, DatapathParams p, std::string source) {
-  return ModelRule{fam, in, std::nullopt, p, std::move(source), false};
+  return ModelRule{fam, in, std::nullopt, p, std::move(source), false, {}};
+}
+
+ModelRule rule_for_d(std::optional<Family> fam, InputClass in, Format d, DatapathParams p, std::string source) {
+  return ModelRule{fam, in, d, p, std::move(source), false, {}};
+}
+
+// Records that a device corpus reproduced `names` bit for bit: each name is attached to the
+// rule that evaluates it, which becomes validated.
+void validated_by(Model& m, const std::string& gpu, const std::string& corpus, bool normal_range_only,
+                  const std::vector<std::string>& names) {
+  for (const std::string& name : names) {
+    const Instruction in = parse_instruction(name);
+    auto& r = const_cast<ModelRule&>(m.rule_for(in));
+    auto v = std::find_if(r.validations.begin(), r.validations.end(),
+                          [&](const Validation& x) { return x.gpu == gpu && x.corpus == corpus; });
+    if (v == r.validations.end()) v = r.validations.insert(r.validations.end(), {gpu, corpus, {}, normal_range_only});
+    v->instructions.push_back(name);
+    r.validated = true;
+  }
 }
 
 const char* kFasi = "Fasi et al. 2021 (PeerJ CS)";
 const char* kKM = "Khattak & Mikaitis, arXiv 2512.07004";
 const char* kMmaSim = "Xie et al., MMA-Sim, arXiv 2511.10909";
+const std::string kKMData = "Khattak & Mikaitis' device results (corpora/README.md)";
+
+// The instructions of Khattak & Mikaitis' files for one GPU (corpora/<folder>, normal-range inputs).
+void km_corpus(Model& m, const std::string& gpu, const std::string& folder, const std::vector<std::string>& names) {
+  validated_by(m, gpu, folder, true, names);
+}
+
+const std::vector<std::string> kKMAmpere = {"mma.m16n8k16.f32.f16.f16.f32", "mma.m16n8k16.f16.f16.f16.f16",
+                                            "mma.m16n8k16.f32.bf16.bf16.f32", "mma.m16n8k4.f32.tf32.tf32.f32"};
 
 Model volta() {
-  Model m{"sm_70", 70, "Volta (V100): 4-product blocks, 23 kept fraction bits, RZ", {}};
+  Model m{"sm_70", 70, "Volta (V100): 4-product blocks, 23 kept fraction bits, RZ; zero results are +0", {}};
+  // f16 D: Khattak & Mikaitis' V100 model floors the alignment exponent at -19 (f32 D: none).
+  m.rules.push_back(rule_for_d(std::nullopt, InputClass::f16, Format::fp16, params(23, 4, -19),
+                               std::string(kFasi) + "; " + kKM + " (V100TC.m: min_exp_limit -19 for f16 D)"));
   m.rules.push_back(rule(std::nullopt, std::nullopt, params(23, 4), std::string(kFasi) + "; " + kKM));
+  km_corpus(m, "V100 (sm_70)", "v100", {"mma.m8n8k4.f32.f16.f16.f32", "mma.m8n8k4.f16.f16.f16.f16"});
   return m;
 }
 
 Model turing() {
   // Block 8: MMA-Sim fuses all K = 8 of m16n8k8 (16-byte fused dot product); Fasi et al.'s
-  // T4 vectors use at most 4 products and cannot tell 4 from 8.
-  Model m{"sm_75", 75, "Turing (T4): 8-product blocks (all of m16n8k8), 24 kept fraction bits, RZ", {}};
+  // T4 vectors use at most 4 products and cannot tell 4 from 8. No published floor for Turing.
+  Model m{"sm_75", 75, "Turing (T4): 8-product blocks (all of m16n8k8), 24 kept fraction bits, RZ; zero results are +0", {}};
   m.rules.push_back(rule(std::nullopt, std::nullopt, params(24, 8), std::string(kMmaSim) + "; " + kFasi));
   return m;
 }
 
+// sm_80, sm_86, sm_89: Khattak & Mikaitis' A100/A2/Ada/L40S models floor the alignment
+// exponent at -132, and at -20 for f16 inputs with f16 D (A100TC.m, AdaTC.m, L40STC.m).
 Model ampere_like(const char* name, int sm, const char* desc) {
   Model m{name, sm, desc, {}};
-  m.rules.push_back(rule(std::nullopt, InputClass::tf32, params(24, 4), std::string(kKM) + "; " + kMmaSim));
-  // Ada fp8: 13 kept fraction bits (MMA-Sim: F = 13 with an e8m13 block result; Khattak &
-  // Mikaitis' L40S model: neab = -10). The e8m13 cut of the block result itself would be
-  // block_result_frac_bits = 13 (as sm_90's fp8 wgmma has); no Ada corpus has tested it yet
-  // (docs/models.md §4.2).
-  m.rules.push_back(rule(std::nullopt, InputClass::fp8, params(13, 16),
-                         std::string(kMmaSim) + " (Ada fp8); " + kKM + " (L40S model)"));
+  const std::string floors = std::string(kKM) + " (min_exp_limit -132; -20 for f16 D)";
+  m.rules.push_back(rule(std::nullopt, InputClass::tf32, params(24, 4, -132), std::string(kKM) + "; " + kMmaSim));
+  if (sm == 89) {
+    // Ada fp8 (native QMMA.16832): two 16-product blocks, 13 kept fraction bits. f32 D: each
+    // block result is cut (RZ) to 13 fraction bits (e8m13); f16 D: each block result is
+    // rounded to f16 with RNE. Both found in the RTX 1000 Ada / L40S results (docs/models.md §7.2).
+    DatapathParams fp8_f16 = params(13, 16, -132);
+    fp8_f16.block_format = Format::fp16;
+    fp8_f16.block_rounding = Rounding::nearest_even;
+    m.rules.push_back(rule_for_d(Family::mma, InputClass::fp8, Format::fp16, fp8_f16,
+                                 std::string(kMmaSim) + " (Ada fp8 F = 13); " + kKM + " (AdaTC.m: fma 16, neab -10, rne); " + kKMData));
+    DatapathParams fp8_f32 = params(13, 16, -132);
+    fp8_f32.block_result_frac_bits = 13;
+    m.rules.push_back(rule(Family::mma, InputClass::fp8, fp8_f32,
+                           std::string(kMmaSim) + " (RZ-E8M13); " + kKM + " (AdaTC.m: fma 16, neab -10); " + kKMData));
+  }
   // f16 D: every block result is rounded to f16, to nearest even, before the next block
   // (MMA-Sim: split-K halves with RNE-FP16; Khattak & Mikaitis: c = d recursion in the output format).
-  DatapathParams f16_out = params(24, 8);
+  DatapathParams f16_out = params(24, 8, -20);
   f16_out.block_format = Format::fp16;
   f16_out.block_rounding = Rounding::nearest_even;
-  m.rules.push_back(ModelRule{std::nullopt, InputClass::f16, Format::fp16, f16_out,
-                              std::string(kMmaSim) + "; " + kKM, false});
-  m.rules.push_back(rule(std::nullopt, std::nullopt, params(24, 8), std::string(kFasi) + "; " + kKM));
+  m.rules.push_back(rule_for_d(std::nullopt, InputClass::f16, Format::fp16, f16_out, std::string(kMmaSim) + "; " + floors));
+  m.rules.push_back(rule(std::nullopt, std::nullopt, params(24, 8, -132), std::string(kFasi) + "; " + floors));
+  if (sm == 80) km_corpus(m, "A100 (sm_80)", "a100", kKMAmpere);
+  if (sm == 86) km_corpus(m, "A2 (sm_86)", "a2", kKMAmpere);
+  if (sm == 89) {
+    std::vector<std::string> ada = kKMAmpere;
+    for (const char* t : {"e4m3", "e5m2"})
+      for (const char* d : {"f32", "f16"}) ada.push_back(std::string("mma.m16n8k32.") + d + "." + t + "." + t + "." + d);
+    km_corpus(m, "RTX 1000 Ada (sm_89)", "rtx1000ada", ada);
+    km_corpus(m, "L40S (sm_89)", "l40s",
+              {"mma.m16n8k16.f32.f16.f16.f32", "mma.m16n8k16.f16.f16.f16.f16", "mma.m16n8k16.f32.bf16.bf16.f32",
+               "mma.m16n8k4.f32.tf32.tf32.f32", "mma.m16n8k32.f32.e4m3.e4m3.f32", "mma.m16n8k32.f32.e5m2.e5m2.f32"});
+  }
   return m;
 }
 
-Model hopper() {
-  Model m{"sm_90", 90, "Hopper (H100/H200): 16-product blocks (8 for tf32), 25 kept fraction bits, RZ; "
-                       "fp8 wgmma keeps 13 fraction bits over 32-product blocks and 13-bit block results; "
-                       "fp8 mma is two interleaved f16 HMMA passes then an RNE add of C; "
-                       "alignment exponent floor -133; zero results are +0", {}};
-  // Validated on an H100 by corpora/h100 (docs/models.md, "Hopper: evidence").
-  const std::string corpus = "tcnum corpora/h100 (H100 80GB HBM3, driver 580.159.04)";
-  auto hopper_params = [](int frac_bits, int block_size) {
-    DatapathParams p = params(frac_bits, block_size);
-    p.negative_zero_results = false;  // no -0 in 960k device results; underflow to zero gives +0
-    // Khattak & Mikaitis' min_exp_limit; the corpora bound it to [-133, -131] (bf16/tf32 with
-    // fp32-subnormal results).
-    p.align_exponent_floor = -133;
-    return p;
-  };
-  DatapathParams fp8_wgmma = hopper_params(13, 32);
-  fp8_wgmma.block_result_frac_bits = 13;  // device D has at most 13 fraction bits for f32 D
-  m.rules.push_back({Family::wgmma, InputClass::fp8, std::nullopt, fp8_wgmma,
-                     std::string(kMmaSim) + "; DeepSeek-V3 report; " + corpus, true});
-  m.rules.push_back({std::nullopt, InputClass::tf32, std::nullopt, hopper_params(25, 8),
-                     std::string(kKM) + "; " + corpus, true});
-  // mma.sync fp8 on sm_90 (ptxas SASS): F2FP.F16.E4M3/E5M2.UNPACK_B to f16, then two chained
-  // HMMAs (16816 for k32, 1688 for k16) starting from C = RZ, the first over the products with
-  // k % 4 in {0, 1}, the second over k % 4 in {2, 3}; then FADD (f32 D) or HADD2 (f16 D) of C.
+// Khattak & Mikaitis' min_exp_limit on H100/H200/B200: -133; -21 for f16 inputs with f16 D.
+DatapathParams hopper_params(int frac_bits, int block_size) { return params(frac_bits, block_size, -133); }
+
+// mma.sync fp8 on sm_90 and sm_100 (ptxas SASS): F2FP.F16.E4M3/E5M2.UNPACK_B to f16, then two
+// chained HMMAs (16816 for k32, 1688 for k16) starting from C = RZ, the first over the
+// products with k % 4 in {0, 1}, the second over k % 4 in {2, 3}; then FADD (f32 D) or HADD2
+// (f16 D) of C.
+void fp8_mma_emulation(Model& m, const std::string& source) {
   DatapathParams fp8_mma = hopper_params(25, 16);
   fp8_mma.unpack_format = Format::fp16;
   fp8_mma.k_passes = 2;
@@ -90,25 +134,74 @@ Model hopper() {
   DatapathParams fp8_mma_f16 = fp8_mma;  // HMMA.F16: each pass rounds to f16 (RNE), as f16 mma
   fp8_mma_f16.block_format = Format::fp16;
   fp8_mma_f16.block_rounding = Rounding::nearest_even;
-  const std::string fp8_mma_src = "Luo et al., Table 14 (lowering to HMMA); ptxas 13.0 SASS; " + corpus;
-  m.rules.push_back({Family::mma, InputClass::fp8, Format::fp16, fp8_mma_f16, fp8_mma_src, true});
-  m.rules.push_back({Family::mma, InputClass::fp8, std::nullopt, fp8_mma, fp8_mma_src, true});
-  // f16 inputs with f16 D: terms below 2^(-21-25) are dropped (alignment floor -21), found by
-  // numprobe fit on the H100 (docs/numprobe.md §4.2; e.g. 2^-23 + 2^-47 + 2^-25 -> 0x0002).
-  DatapathParams f16_out = hopper_params(25, 16);
-  f16_out.align_exponent_floor = -21;
-  m.rules.push_back({std::nullopt, InputClass::f16, Format::fp16, f16_out,
-                     "numprobe fit on the H100 (docs/numprobe.md); " + corpus, true});
-  m.rules.push_back({std::nullopt, std::nullopt, std::nullopt, hopper_params(25, 16),
-                     std::string(kKM) + "; " + kMmaSim + "; " + corpus, true});
+  m.rules.push_back(rule_for_d(Family::mma, InputClass::fp8, Format::fp16, fp8_mma_f16, source));
+  m.rules.push_back(rule(Family::mma, InputClass::fp8, fp8_mma, source));
+}
+
+// f16 inputs with f16 D: terms below 2^(-21-25) are dropped (alignment floor -21).
+DatapathParams hopper_f16_out() {
+  DatapathParams p = hopper_params(25, 16);
+  p.align_exponent_floor = -21;
+  return p;
+}
+
+const std::vector<std::string> kKMHopper = {
+    "mma.m16n8k16.f32.f16.f16.f32",    "mma.m16n8k16.f16.f16.f16.f16",    "mma.m16n8k16.f32.bf16.bf16.f32",
+    "mma.m16n8k4.f32.tf32.tf32.f32",   "mma.m16n8k32.f16.e4m3.e4m3.f16", "mma.m16n8k32.f16.e5m2.e5m2.f16"};
+
+Model hopper() {
+  Model m{"sm_90", 90, "Hopper (H100/H200): 16-product blocks (8 for tf32), 25 kept fraction bits, RZ; "
+                       "fp8 wgmma keeps 13 fraction bits over 32-product blocks and 13-bit block results; "
+                       "fp8 mma is two interleaved f16 HMMA passes then an RNE add of C; "
+                       "alignment exponent floor -133; zero results are +0", {}};
+  // Validated on an H100 by corpora/h100 (docs/models.md, "Hopper: evidence").
+  const std::string corpus = "tcnum corpora/h100 (H100 80GB HBM3, driver 580.159.04)";
+  DatapathParams fp8_wgmma = hopper_params(13, 32);
+  fp8_wgmma.block_result_frac_bits = 13;  // device D has at most 13 fraction bits for f32 D
+  m.rules.push_back(rule(Family::wgmma, InputClass::fp8, fp8_wgmma, std::string(kMmaSim) + "; DeepSeek-V3 report; " + corpus));
+  m.rules.push_back(rule(std::nullopt, InputClass::tf32, hopper_params(25, 8), std::string(kKM) + "; " + corpus));
+  fp8_mma_emulation(m, "Luo et al., Table 14 (lowering to HMMA); ptxas 13.0 SASS; " + corpus);
+  // f16 D floor -21 found by numprobe fit on the H100 (docs/numprobe.md §4.2; e.g.
+  // 2^-23 + 2^-47 + 2^-25 -> 0x0002), as Khattak & Mikaitis' H100TC.m.
+  m.rules.push_back(rule_for_d(std::nullopt, InputClass::f16, Format::fp16, hopper_f16_out(),
+                               "numprobe fit on the H100 (docs/numprobe.md); " + corpus));
+  m.rules.push_back(rule(std::nullopt, std::nullopt, hopper_params(25, 16), std::string(kKM) + "; " + kMmaSim + "; " + corpus));
+  std::vector<std::string> h100;  // every instruction of corpora/h100 (mma/, wgmma/ at N = 8, 64, 256)
+  for (const char* k : {"k8", "k16"})
+    for (const char* t : {".f32.f16.f16.f32", ".f16.f16.f16.f16", ".f32.bf16.bf16.f32"}) h100.push_back(std::string("mma.m16n8") + k + t);
+  h100.push_back("mma.m16n8k4.f32.tf32.tf32.f32");
+  h100.push_back("mma.m16n8k8.f32.tf32.tf32.f32");
+  const char* fp8[] = {"e4m3", "e5m2"};
+  for (const char* a : fp8)
+    for (const char* b : fp8) h100.push_back(std::string("mma.m16n8k32.f32.") + a + "." + b + ".f32");
+  for (const char* n : {"8", "64", "256"}) {
+    const std::string wg = std::string("wgmma.m64n") + n;
+    for (const char* t : {"k16.f16.f16.f16", "k16.f32.f16.f16", "k16.f32.bf16.bf16", "k8.f32.tf32.tf32"}) h100.push_back(wg + t);
+    for (const char* d : {"f16", "f32"})
+      for (const char* a : fp8)
+        for (const char* b : fp8) h100.push_back(wg + "k32." + d + "." + a + "." + b);
+  }
+  validated_by(m, "H100 80GB HBM3 (sm_90)", "h100", false, h100);
+  std::vector<std::string> km = kKMHopper;
+  km.insert(km.end(), {"wgmma.m64n8k32.f32.e4m3.e4m3", "wgmma.m64n8k32.f32.e5m2.e5m2"});
+  km_corpus(m, "H100 (sm_90)", "h100-km", km);
+  km_corpus(m, "H200 (sm_90)", "h200-km", km);
   return m;
 }
 
 Model blackwell() {
-  Model m{"sm_100", 100, "Blackwell (B200): as Hopper for f16/bf16/tf32; fp8 with 25 kept bits", {}};
-  m.rules.push_back(rule(std::nullopt, InputClass::tf32, params(25, 8), kKM));
-  m.rules.push_back(rule(std::nullopt, InputClass::fp8, params(25, 32), kMmaSim));
-  m.rules.push_back(rule(std::nullopt, std::nullopt, params(25, 16), kKM));
+  Model m{"sm_100", 100, "Blackwell (B200): as Hopper for f16/bf16/tf32 mma and fp8 mma (HMMA emulation); "
+                         "tcgen05 fp8 with 25 kept bits; alignment exponent floor -133; zero results are +0", {}};
+  const std::string km_floor = std::string(kKM) + " (B200TC.m: min_exp_limit -133; -21 for f16 D)";
+  // ptxas 13.0 emits for sm_100 exactly the SASS of sm_90 for fp8 mma.sync (docs/models.md §7.1).
+  fp8_mma_emulation(m, "ptxas 13.0 SASS (= sm_90's); " + kKMData);
+  m.rules.push_back(rule(std::nullopt, InputClass::tf32, hopper_params(25, 8), km_floor));
+  m.rules.push_back(rule(std::nullopt, InputClass::fp8, hopper_params(25, 32), std::string(kMmaSim) + "; " + km_floor));
+  m.rules.push_back(rule_for_d(std::nullopt, InputClass::f16, Format::fp16, hopper_f16_out(), km_floor));
+  m.rules.push_back(rule(std::nullopt, std::nullopt, hopper_params(25, 16), km_floor));
+  std::vector<std::string> b200 = kKMHopper;
+  b200.insert(b200.end(), {"mma.m16n8k32.f32.e4m3.e4m3.f32", "mma.m16n8k32.f32.e5m2.e5m2.f32"});
+  km_corpus(m, "B200 (sm_100)", "b200", b200);
   return m;
 }
 
@@ -127,9 +220,11 @@ const Model& builtin_model(int sm) {
   static const std::map<int, Model> models = {
       {70, volta()},
       {75, turing()},
-      {80, ampere_like("sm_80", 80, "Ampere (A100): 8-product blocks (4 for tf32), 24 kept fraction bits, RZ")},
-      {86, ampere_like("sm_86", 86, "Ampere (GA10x): as sm_80")},
-      {89, ampere_like("sm_89", 89, "Ada (L4/L40): as sm_80, plus fp8 mma (16-product blocks, 13 kept fraction bits)")},
+      {80, ampere_like("sm_80", 80, "Ampere (A100): 8-product blocks (4 for tf32), 24 kept fraction bits, RZ; "
+                                    "alignment exponent floor -132 (-20 for f16 D); zero results are +0")},
+      {86, ampere_like("sm_86", 86, "Ampere (GA10x, A2): as sm_80")},
+      {89, ampere_like("sm_89", 89, "Ada (RTX 1000 Ada, L40S): as sm_80, plus fp8 mma (16-product blocks, 13 kept "
+                                    "fraction bits; f32 D: e8m13 block results; f16 D: each block rounded to f16)")},
       {90, hopper()},
       {100, blackwell()},
   };
@@ -148,13 +243,30 @@ InputClass input_class(const Instruction& in) {
   }
 }
 
-const DatapathParams& Model::params_for(const Instruction& in) const {
+const ModelRule& Model::rule_for(const Instruction& in) const {
   const InputClass ic = input_class(in);
   for (const ModelRule& r : rules)
     if ((!r.family || *r.family == in.family) && (!r.inputs || *r.inputs == ic) &&
         (!r.d_type || *r.d_type == in.d_type))
-      return r.params;
+      return r;
   throw std::invalid_argument("model " + name + " has no rule for " + in.name);
+}
+
+const DatapathParams& Model::params_for(const Instruction& in) const { return rule_for(in).params; }
+
+std::string validation_summary(const std::vector<Validation>& v) {
+  if (v.empty()) return "not validated on a device";
+  std::string s = "validated on ";
+  for (std::size_t i = 0; i < v.size(); ++i)
+    s += (i ? "; " : "") + v[i].gpu + " [corpora/" + v[i].corpus + (v[i].normal_range_only ? ", normal-range inputs only]" : "]");
+  return s;
+}
+
+std::vector<Validation> Model::validations_for(const Instruction& in) const {
+  std::vector<Validation> out;
+  for (const Validation& v : rule_for(in).validations)
+    if (std::find(v.instructions.begin(), v.instructions.end(), in.name) != v.instructions.end()) out.push_back(v);
+  return out;
 }
 
 }  // namespace tcnum

@@ -12,6 +12,11 @@ namespace {
 
 constexpr std::array<int, 7> kArchs{70, 75, 80, 86, 89, 90, 100};
 
+constexpr const char* kM8n8k4Gone =
+    "\n  (mma.m8n8k4 on sm_80 and later is not a tensor-core operation: ptxas lowers it to CUDA-core\n"
+    "  code, HADD2.F32 conversions and FMUL/FFMA/FADD in an order of the compiler's choosing\n"
+    "  (docs/lowering/sass-cuda13.txt); tcnum models it on sm_70 and sm_75 only)";
+
 Instruction make(Family fam, int m, int n, int k, Format d, Format a, Format b, Format c, int min_sm,
                  int max_sm = 1000) {
   Instruction in;
@@ -35,11 +40,12 @@ std::vector<Instruction> build_catalog() {
     all.push_back(make(Family::mma, m, n, k, d, a, b, c, sm));
   };
   // sm_70: m8n8k4 f16 with every accumulator combination; f16 D from f32 C is sm_70 only
-  // (ptxas of CUDA 13 rejects it for sm_75+).
+  // (ptxas of CUDA 13 rejects it for sm_75+). On sm_80+ ptxas lowers m8n8k4 to CUDA-core
+  // code, not a tensor-core instruction: it is not in those catalogs (kM8n8k4Gone).
   for (F d : {F::fp16, F::fp32})
     for (F c : {F::fp16, F::fp32}) {
       mma(8, 8, 4, d, F::fp16, F::fp16, c, 70);
-      if (d == F::fp16 && c == F::fp32) all.back().max_sm = 70;
+      all.back().max_sm = d == F::fp16 && c == F::fp32 ? 70 : 75;
     }
   // sm_75: m16n8k8 f16; sm_80: m16n8k16 f16/bf16, m16n8k8 bf16, tf32.
   for (F acc : {F::fp16, F::fp32}) mma(16, 8, 8, acc, F::fp16, F::fp16, acc, 75);
@@ -132,7 +138,9 @@ Instruction find_instruction(std::string_view name, int sm) {
   for (const Instruction& in : catalog())
     if (in.name == wanted && available_on(in, sm)) return in;
   std::ostringstream os;
-  os << "instruction '" << name << "' is not available on sm_" << sm << "; valid names there:";
+  os << "instruction '" << name << "' is not available on sm_" << sm;
+  if (wanted.rfind("mma.m8n8k4.", 0) == 0 && sm >= 80) os << kM8n8k4Gone;
+  os << "; valid names there:";
   // wgmma/tcgen05 have one entry per N: list them as one pattern line each to stay readable.
   std::vector<std::string> seen;
   for (const Instruction& in : instructions_for(sm)) {

@@ -97,7 +97,8 @@ DatapathParams parse_params(const json& r, const std::string& where) {
       if (!v.is_null())
         p.align_exponent_floor =
             int_at(v, w, -kModelLimits.align_exponent_floor_abs_max, kModelLimits.align_exponent_floor_abs_max);
-    } else if (key != "family" && key != "inputs" && key != "d_type" && key != "source" && key != "validated")
+    } else if (key != "family" && key != "inputs" && key != "d_type" && key != "source" && key != "validated" &&
+               key != "validations")
       bad(w, "unknown field");
   }
   return p;
@@ -145,6 +146,22 @@ Model model_from_json(const std::string& text) {
       mr.params = parse_params(r, where);
       if (r.contains("source")) mr.source = string_at(r["source"], where + ".source");
       if (r.contains("validated")) mr.validated = bool_at(r["validated"], where + ".validated");
+      if (r.contains("validations")) {
+        const json& vs = r["validations"];
+        if (!vs.is_array()) bad(where + ".validations", "must be an array");
+        for (std::size_t k = 0; k < vs.size(); ++k) {
+          const std::string w = where + ".validations[" + std::to_string(k) + "]";
+          const json& v = vs[k];
+          if (!v.is_object() || !v.contains("gpu") || !v.contains("corpus") || !v.contains("instructions") ||
+              !v["instructions"].is_array())
+            bad(w, "needs gpu, corpus (strings) and instructions (an array of names)");
+          Validation val{string_at(v["gpu"], w + ".gpu"), string_at(v["corpus"], w + ".corpus"), {}, false};
+          for (const json& name : v["instructions"]) val.instructions.push_back(string_at(name, w + ".instructions"));
+          if (v.contains("normal_range_only")) val.normal_range_only = bool_at(v["normal_range_only"], w + ".normal_range_only");
+          mr.validations.push_back(std::move(val));
+        }
+      }
+      if (!mr.validations.empty() && !mr.validated) bad(where + ".validated", "must be true when validations are given");
       m.rules.push_back(std::move(mr));
     }
     if (m.rules.empty()) bad("rules", "at least one rule is needed");
@@ -185,6 +202,10 @@ std::string model_to_json(const Model& m) {
     o["align_exponent_floor"] = p.align_exponent_floor ? json(*p.align_exponent_floor) : json(nullptr);
     o["source"] = r.source;
     o["validated"] = r.validated;
+    o["validations"] = json::array();
+    for (const Validation& v : r.validations)
+      o["validations"].push_back({{"gpu", v.gpu}, {"corpus", v.corpus}, {"instructions", v.instructions},
+                                  {"normal_range_only", v.normal_range_only}});
     j["rules"].push_back(o);
   }
   return j.dump(2) + "\n";

@@ -204,7 +204,7 @@ int run_chain(const ChainOptions& o) {
     if (device) throw std::invalid_argument("--exact-model is for the emulator backend");
     model = tcnum::Model{"exact", sm, "every term kept, one rounding (RNE) to D", {}};
     model.rules.push_back(tcnum::ModelRule{std::nullopt, std::nullopt, std::nullopt, tcnum::exact_params(),
-                                           "ideal tensor core", false});
+                                           "ideal tensor core", false, {}});
   }
 
   // Every configuration, validated before anything runs.

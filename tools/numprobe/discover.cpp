@@ -106,7 +106,7 @@ int run_profile(const DiscoverOptions& o, const Backend& b, const Instruction& i
                                 {"backend", b.description}, {"arch", "sm_" + std::to_string(b.sm)},
                                 {"dtype", std::string(name_of(dtype))}, {"instruction", in.name},
                                 {"acc", std::string(name_of(in.d_type))}, {"trials", o.trials}, {"seed", o.seed},
-                                {"c_init", o.c_init},
+                                {"c_init", o.c_init}, {"model_validation", model_validation(b, in)},
                                 {"error", "mean absolute error"}, {"rows", rows}}
                      .dump(2)
               << "\n";
@@ -116,7 +116,8 @@ int run_profile(const DiscoverOptions& o, const Backend& b, const Instruction& i
             << "  " << name_of(dtype) << " on sm_" << b.sm << " (" << b.description << "), " << in.name << ", C/D "
             << upper(std::string(name_of(in.d_type))) << "\n"
             << "  " << o.trials << " trials of N(0,1), seed " << o.seed << "; mean absolute error of D"
-            << (o.c_init == "input" ? "; C drawn in the input format" : "") << "\n\n";
+            << (o.c_init == "input" ? "; C drawn in the input format" : "") << "\n"
+            << "  " << model_validation(b, in) << "\n\n";
   const std::string low = "init_" + paper_name(dtype);
   auto init_head = [&](Init i) { return i == Init::low ? low : std::string("init_FP32"); };
   std::vector<std::vector<std::string>> rows;
@@ -189,10 +190,12 @@ int run_feature_ops(const DiscoverOptions& o, const Backend& b, const std::vecto
       }
     }
     const auto reports = run_features(in, black_box(b, in), names, opt);
+    if (!o.json && o.op != "blocksize") std::cout << "\n" << in.name << ": " << model_validation(b, in) << "\n";
     for (const auto& r : reports) {
       anomalies |= !r.anomalies.empty();
       if (o.json) {
         all.push_back(report_json(r));
+        all.back()["model_validation"] = model_validation(b, in);
         continue;
       }
       if (o.op == "blocksize" && instrs.size() > 1) {

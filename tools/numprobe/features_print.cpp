@@ -58,6 +58,16 @@ BatchFn black_box(const Backend& b, const Instruction& in) {
   return [in](const std::vector<GeneratedCase>& cases) { return run_on_device(in, cases, false); };
 }
 
+std::string model_validation(const Backend& b, const Instruction& in) {
+  const auto& m = b.device ? b.reference : b.model;
+  if (!m) return "no built-in model for this GPU";
+  try {
+    return (b.device ? "built-in model " : "model ") + validation_summary(m->validations_for(in));
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
+
 void print_table(std::ostream& os, const std::vector<std::vector<std::string>>& rows, const std::string& indent) {
   std::vector<std::size_t> w;
   for (const auto& r : rows)

@@ -26,6 +26,9 @@ Backend make_backend(const std::string& backend, const std::string& arch, const 
 
 tcnum::features::BatchFn black_box(const Backend& b, const tcnum::Instruction& in);
 
+// Which device corpora confirmed the model the backend uses (the built-in one beside a GPU) on `in`.
+std::string model_validation(const Backend& b, const tcnum::Instruction& in);
+
 // Aligned text table: rows of cells, first row the header.
 void print_table(std::ostream& os, const std::vector<std::vector<std::string>>& rows, const std::string& indent = "  ");
 

@@ -54,13 +54,24 @@ DatapathParams exact_params();
 enum class InputClass : std::uint8_t { f16, bf16, tf32, fp8 };
 InputClass input_class(const Instruction& in);
 
+// Device evidence for a rule: one GPU's corpus reproduced bit for bit, naming exactly the
+// instructions it holds (tests/test_corpus_validations.cpp checks them against corpora/).
+struct Validation {
+  std::string gpu;                        // e.g. "A100 (sm_80)"
+  std::string corpus;                     // folder under corpora/, e.g. "a100"
+  std::vector<std::string> instructions;  // exactly the instructions that corpus holds
+  bool normal_range_only = false;         // its cases have no zero, subnormal, infinite or NaN data
+  bool operator==(const Validation&) const = default;
+};
+
 struct ModelRule {
   std::optional<Family> family;
   std::optional<InputClass> inputs;
   std::optional<Format> d_type;
   DatapathParams params;
   std::string source;   // evidence: paper, corpus, probe
-  bool validated = false;  // confirmed on hardware by tcnum's own corpora
+  bool validated = false;  // confirmed on hardware: some device corpus covers this rule
+  std::vector<Validation> validations;  // which GPUs and instructions (empty unless validated)
 };
 
 struct Model {
@@ -71,7 +82,13 @@ struct Model {
 
   // Throws std::invalid_argument naming the instruction when no rule matches.
   const DatapathParams& params_for(const Instruction& in) const;
+  const ModelRule& rule_for(const Instruction& in) const;  // the rule params_for uses
+  // The device corpora that confirmed this exact instruction (by name) under its rule.
+  std::vector<Validation> validations_for(const Instruction& in) const;
 };
+
+// "validated on A100 (sm_80) [corpora/a100, normal-range inputs only]; ..." or "not validated on a device".
+std::string validation_summary(const std::vector<Validation>& v);
 
 const Model& builtin_model(int sm);   // sm_70, 75, 80, 86, 89, 90, 100
 
