@@ -24,8 +24,10 @@ using tcnum::test::meaningful_count;
 
 namespace {
 
-constexpr Format kAll[] = {Format::fp32, Format::fp16, Format::bf16, Format::tf32, Format::e4m3, Format::e5m2};
-constexpr Format kExhaustive[] = {Format::e4m3, Format::e5m2, Format::fp16, Format::bf16, Format::tf32};
+constexpr Format kAll[] = {Format::fp32, Format::fp16, Format::bf16, Format::tf32, Format::e4m3, Format::e5m2,
+                           Format::e2m1, Format::e2m3, Format::e3m2, Format::ue8m0, Format::ue4m3};
+constexpr Format kExhaustive[] = {Format::e4m3, Format::e5m2, Format::fp16, Format::bf16, Format::tf32,
+                                  Format::e2m1, Format::e2m3, Format::e3m2, Format::ue8m0, Format::ue4m3};
 
 struct Mode {
   Rounding rounding;
@@ -72,7 +74,7 @@ void check_decode(Format f, std::uint32_t bits, MpfrValue& tmp, FailureBudget& b
   else {
     const FormatSpec& s = spec(f);
     const double v = std::ldexp(static_cast<double>(d.significand), d.exponent);
-    const bool normal = std::fabs(ref) >= std::ldexp(1.0, s.emin());
+    const bool normal = !s.has_zero || std::fabs(ref) >= std::ldexp(1.0, s.emin());
     ok = ok && d.kind == Decoded::Kind::finite && d.sign == std::signbit(ref) && v == std::fabs(ref) &&
          d.significand < (std::uint64_t{2} << s.frac_bits) &&
          (normal ? d.significand >= (std::uint64_t{1} << s.frac_bits)
@@ -123,7 +125,7 @@ std::vector<double> probe_points(Format f) {
   }
   const double max = ref_double(f, max_bits, tmp);
   const double max_ulp = max - ref_double(f, max_bits - step, tmp);
-  const double min_sub = ref_double(f, step, tmp);
+  const double min_sub = ref_double(f, spec(f).has_zero ? step : 0, tmp);  // ue8m0: 2^-127
   around(max);
   around(max + max_ulp / 2);  // overflow threshold (a tie)
   around(max + max_ulp);
@@ -177,7 +179,10 @@ TEST(FormatSpec, MatchesTheFormatDefinitions) {
   };
   const Def defs[] = {{Format::fp32, 32, 8, 23, 127, true}, {Format::fp16, 16, 5, 10, 15, true},
                       {Format::bf16, 16, 8, 7, 127, true},  {Format::tf32, 32, 8, 10, 127, true},
-                      {Format::e4m3, 8, 4, 3, 7, false},    {Format::e5m2, 8, 5, 2, 15, true}};
+                      {Format::e4m3, 8, 4, 3, 7, false},    {Format::e5m2, 8, 5, 2, 15, true},
+                      {Format::e2m1, 4, 2, 1, 1, false},    {Format::e2m3, 6, 2, 3, 1, false},
+                      {Format::e3m2, 6, 3, 2, 3, false},    {Format::ue8m0, 8, 8, 0, 127, false},
+                      {Format::ue4m3, 8, 4, 3, 7, false}};
   for (const Def& d : defs) {
     const FormatSpec& s = spec(d.f);
     EXPECT_EQ(s.storage_bits, d.storage) << name_of(d.f);
@@ -217,6 +222,61 @@ TEST(FormatSpecials, E4m3HasMax448NoInfAndOneNaNPattern) {
   EXPECT_EQ(encode(Format::e5m2, 57344.0), 0x7bu);
   EXPECT_EQ(encode(Format::e5m2, 61440.0), 0x7cu);  // tie between 57344 (odd) and 65536: overflow
   EXPECT_EQ(encode(Format::e5m2, 61439.0), 0x7bu);
+}
+
+// The OCP MX v1.0 tables (section 5.3): every value of FP4 E2M1, and the ends of FP6 E2M3/E3M2.
+TEST(FormatSpecials, Fp4AndFp6AreTheOcpFormatsWithoutInfOrNaN) {
+  const double e2m1[8] = {0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0};
+  for (std::uint32_t b = 0; b < 16; ++b) {
+    EXPECT_EQ(to_double(Format::e2m1, b), (b & 8 ? -1 : 1) * e2m1[b & 7]) << hex(b);
+    EXPECT_EQ(to_double(Format::e2m1, b | 0xf0u), to_double(Format::e2m1, b)) << "only 4 bits are read";
+  }
+  EXPECT_EQ(to_double(Format::e2m3, 0x1f), 7.5);
+  EXPECT_EQ(to_double(Format::e2m3, 0x01), 0.125);
+  EXPECT_EQ(to_double(Format::e2m3, 0x3f), -7.5);
+  EXPECT_EQ(to_double(Format::e3m2, 0x1f), 28.0);
+  EXPECT_EQ(to_double(Format::e3m2, 0x01), 0.0625);
+  EXPECT_EQ(to_double(Format::e3m2, 0x04), 0.25);  // min normal 2^-2
+  for (Format f : {Format::e2m1, Format::e2m3, Format::e3m2})
+    for (std::uint32_t b = 0; b < (1u << spec(f).storage_bits); ++b) {
+      EXPECT_FALSE(decode(f, b).is_nan() || decode(f, b).is_inf()) << name_of(f) << " " << hex(b);
+    }
+  // cvt.rn.satfinite: overflow and Inf saturate, NaN becomes +max (CUDA 13 cuda_fp4.hpp/cuda_fp6.hpp).
+  EXPECT_EQ(encode(Format::e2m1, 5.0), 0x6u);   // tie between 4 (even) and 6
+  EXPECT_EQ(encode(Format::e2m1, 7.0), 0x7u);   // beyond max, RNE would go up: saturates
+  EXPECT_EQ(encode(Format::e2m1, -1e30), 0xfu);
+  EXPECT_EQ(encode(Format::e2m1, HUGE_VAL), 0x7u);
+  EXPECT_EQ(encode(Format::e2m1, std::nan("")), 0x7u);
+  EXPECT_EQ(encode(Format::e2m1, 0.25), 0x0u);  // tie between 0 and 0.5: even
+  EXPECT_EQ(encode(Format::e2m1, -0.26), 0x9u);
+  EXPECT_EQ(encode(Format::e3m2, 1e9), 0x1fu);
+  EXPECT_EQ(encode(Format::e2m3, -8.0), 0x3fu);
+}
+
+TEST(FormatSpecials, ScaleFormatsUe8m0AndUe4m3) {
+  EXPECT_EQ(to_double(Format::ue8m0, 0x7f), 1.0);
+  EXPECT_EQ(to_double(Format::ue8m0, 0x00), std::ldexp(1.0, -127));  // no zero
+  EXPECT_EQ(to_double(Format::ue8m0, 0xfe), std::ldexp(1.0, 127));
+  EXPECT_TRUE(decode(Format::ue8m0, 0xff).is_nan());
+  for (std::uint32_t b = 0; b < 255; ++b) {
+    EXPECT_EQ(to_double(Format::ue8m0, b), std::ldexp(1.0, static_cast<int>(b) - 127)) << hex(b);
+  }
+  EXPECT_EQ(max_finite_bits(Format::ue8m0, false), 0xfeu);
+  EXPECT_EQ(canonical_nan(Format::ue8m0), 0xffu);
+  EXPECT_EQ(encode(Format::ue8m0, 3.0, Rounding::toward_zero), 0x80u);   // 2^1
+  EXPECT_EQ(encode(Format::ue8m0, -3.0, Rounding::toward_zero), 0x80u);  // no sign: |x|
+  EXPECT_EQ(encode(Format::ue8m0, 0.0, Rounding::toward_zero), 0x00u);   // no zero: the smallest
+  EXPECT_EQ(encode(Format::ue8m0, HUGE_VAL, Rounding::toward_zero), 0xffu);
+  EXPECT_EQ(encode(Format::ue8m0, HUGE_VAL, Rounding::toward_zero, true), 0xfeu);
+  // ue4m3: e4m3 without its sign bit; bit 7 is not read.
+  for (std::uint32_t b = 0; b < 128; ++b) {
+    if (b == 0x7f) continue;
+    EXPECT_EQ(to_double(Format::ue4m3, b), to_double(Format::e4m3, b)) << hex(b);
+    EXPECT_EQ(to_double(Format::ue4m3, b | 0x80u), to_double(Format::e4m3, b)) << hex(b);
+  }
+  EXPECT_TRUE(decode(Format::ue4m3, 0x7f).is_nan());
+  EXPECT_EQ(encode(Format::ue4m3, -2.0), 0x40u);
+  EXPECT_EQ(encode(Format::ue4m3, 1e6, Rounding::nearest_even, true), 0x7eu);
 }
 
 TEST(FormatSpecials, CanonicalNaNInfAndSignedZero) {

@@ -41,10 +41,7 @@ inline std::uint32_t pattern(Format f, bool sign, std::uint32_t biased, std::uin
 }
 
 // Number of meaningful patterns (tf32: 2^19) and the i-th of them.
-inline std::uint64_t meaningful_count(Format f) {
-  const FormatSpec& s = spec(f);
-  return std::uint64_t{1} << (1 + s.exp_bits + s.frac_bits);
-}
+inline std::uint64_t meaningful_count(Format f) { return std::uint64_t{1} << spec(f).value_bits(); }
 inline std::uint32_t meaningful(Format f, std::uint64_t i) { return static_cast<std::uint32_t>(i) << field_shift(f); }
 
 inline bool is_nan_pattern(Format f, std::uint32_t bits) { return decode(f, bits).is_nan(); }
@@ -67,8 +64,8 @@ inline std::vector<std::uint32_t> special_patterns(Format f) {
       v.push_back(pattern(f, sign, emax_field, ones(s.frac_bits)));      // NaN, all ones
       v.push_back(pattern(f, sign, emax_field, 1u << (s.frac_bits - 1)));  // quiet bit only
     } else {
-      v.push_back(pattern(f, sign, emax_field, ones(s.frac_bits) - 1));  // max (e4m3: 448)
-      v.push_back(pattern(f, sign, emax_field, ones(s.frac_bits)));      // the NaN
+      v.push_back(max_finite_bits(f, sign));                        // max (e4m3: 448, e2m1: 6)
+      if (s.has_nan) v.push_back(pattern(f, sign, emax_field, ones(s.frac_bits)));  // the NaN
     }
   }
   return v;

@@ -8,13 +8,20 @@
 namespace tcnum {
 namespace {
 
-constexpr std::array<FormatSpec, 6> kSpecs{{
+// FP4/FP6: OCP Microscaling Formats (MX) v1.0, section 5.3; ue8m0: its E8M0 scale; ue4m3: the
+// NVFP4 scale (PTX ISA, "block scaling"), e4m3 without a sign bit.
+constexpr std::array<FormatSpec, 11> kSpecs{{
     {"f32", 32, 8, 23, 127, true, 8},
     {"f16", 16, 5, 10, 15, true, 4},
     {"bf16", 16, 8, 7, 127, true, 4},
     {"tf32", 32, 8, 10, 127, true, 8},
     {"e4m3", 8, 4, 3, 7, false, 2},
     {"e5m2", 8, 5, 2, 15, true, 2},
+    {"e2m1", 4, 2, 1, 1, false, 1, false},
+    {"e2m3", 6, 2, 3, 1, false, 2, false},
+    {"e3m2", 6, 3, 2, 3, false, 2, false},
+    {"ue8m0", 8, 8, 0, 127, false, 2, true, false, false},
+    {"ue4m3", 8, 4, 3, 7, false, 2, true, false},
 }};
 
 // TF32 sits in the top 19 bits of an fp32 register: its fields start 13 bits up.
@@ -22,6 +29,7 @@ int field_shift(Format f) { return f == Format::tf32 ? 13 : 0; }
 
 std::uint32_t pack_fields(Format f, bool sign, std::uint32_t biased, std::uint32_t frac) {
   const FormatSpec& s = spec(f);
+  sign = sign && s.is_signed;
   std::uint32_t bits = (static_cast<std::uint32_t>(sign) << (s.exp_bits + s.frac_bits)) |
                        (biased << s.frac_bits) | frac;
   return bits << field_shift(f);
@@ -62,9 +70,9 @@ Decoded decode(Format f, std::uint32_t bits) {
   const std::uint32_t biased = (r >> s.frac_bits) & ((1u << s.exp_bits) - 1u);
   const std::uint32_t all_ones = (1u << s.exp_bits) - 1u;
   Decoded d;
-  d.sign = (r >> (s.exp_bits + s.frac_bits)) & 1u;
-  if (!s.has_inf) {  // e4m3 "fn": only S.1111.111 is NaN
-    if (biased == all_ones && frac == (1u << s.frac_bits) - 1u) {
+  d.sign = s.is_signed && ((r >> (s.exp_bits + s.frac_bits)) & 1u);
+  if (!s.has_inf) {  // e4m3 "fn": only S.1111.111 is NaN (ue8m0: 0xff); FP4/FP6: none
+    if (s.has_nan && biased == all_ones && frac == (1u << s.frac_bits) - 1u) {
       d.kind = Decoded::Kind::nan;
       return d;
     }
@@ -72,7 +80,7 @@ Decoded decode(Format f, std::uint32_t bits) {
     d.kind = frac ? Decoded::Kind::nan : Decoded::Kind::inf;
     return d;
   }
-  if (biased == 0) {
+  if (biased == 0 && s.has_zero) {
     if (frac == 0) return d;  // ±0
     d.kind = Decoded::Kind::finite;
     d.significand = frac;
@@ -104,7 +112,12 @@ std::uint32_t canonical_nan(Format f) {
     case Format::fp16:
     case Format::bf16: return 0x7fffu;
     case Format::e4m3:
-    case Format::e5m2: return 0x7fu;
+    case Format::e5m2:
+    case Format::ue4m3: return 0x7fu;
+    case Format::ue8m0: return 0xffu;
+    case Format::e2m1:
+    case Format::e2m3:
+    case Format::e3m2: return max_finite_bits(f, false);
   }
   return 0;
 }
@@ -113,20 +126,23 @@ std::uint32_t zero_bits(Format f, bool sign) { return pack_fields(f, sign, 0, 0)
 
 std::uint32_t infinity_bits(Format f, bool sign) {
   const FormatSpec& s = spec(f);
+  if (!s.has_inf && !s.has_nan) return max_finite_bits(f, sign);
   if (!s.has_inf) return pack_fields(f, sign, (1u << s.exp_bits) - 1u, (1u << s.frac_bits) - 1u);
   return pack_fields(f, sign, (1u << s.exp_bits) - 1u, 0);
 }
 
 std::uint32_t max_finite_bits(Format f, bool sign) {
   const FormatSpec& s = spec(f);
-  if (!s.has_inf) return pack_fields(f, sign, (1u << s.exp_bits) - 1u, (1u << s.frac_bits) - 2u);
-  return pack_fields(f, sign, (1u << s.exp_bits) - 2u, (1u << s.frac_bits) - 1u);
+  const std::uint32_t all_frac = (1u << s.frac_bits) - 1u;
+  const bool nan_in_top_binade = !s.has_inf && s.has_nan && s.frac_bits > 0;  // e4m3: S.1111.110
+  return pack_fields(f, sign, static_cast<std::uint32_t>(s.max_biased()), nan_in_top_binade ? all_frac - 1u : all_frac);
 }
 
 std::uint32_t round_pack(Format f, bool sign, unsigned __int128 magnitude, int exponent, bool sticky,
                          Rounding mode, bool satfinite) {
   const FormatSpec& s = spec(f);
-  if (magnitude == 0 && !sticky) return zero_bits(f, sign);
+  sign = sign && s.is_signed;
+  if (magnitude == 0 && !sticky) return zero_bits(f, sign);  // ue8m0: its smallest value
   // 1. Quantum of the result: ulp of the leading bit, or of the subnormal range.
   const int lead = magnitude ? exponent + bit_length(magnitude) - 1 : exponent - 1;
   const int quantum = std::max(lead, s.emin()) - s.frac_bits;
@@ -160,13 +176,14 @@ std::uint32_t round_pack(Format f, bool sign, unsigned __int128 magnitude, int e
   // 5. Pack, handling overflow.
   const unsigned __int128 hidden = static_cast<unsigned __int128>(1) << s.frac_bits;
   const bool overflow_to_inf = mode == Rounding::nearest_even && !satfinite;
-  if (kept < hidden) return pack_fields(f, sign, 0, static_cast<std::uint32_t>(kept));
+  if (kept < hidden) return pack_fields(f, sign, 0, static_cast<std::uint32_t>(kept));  // ue8m0: kept is 0
   const int biased = q + s.frac_bits + s.bias;
   const auto frac = static_cast<std::uint32_t>(kept - hidden);
   const std::uint32_t all_ones = (1u << s.exp_bits) - 1u;
-  const bool too_big = s.has_inf ? biased >= static_cast<int>(all_ones)
-                                 : biased > static_cast<int>(all_ones) ||
-                                       (biased == static_cast<int>(all_ones) && frac == (1u << s.frac_bits) - 1u);
+  const bool too_big = s.has_inf || !s.has_nan
+                           ? biased > s.max_biased()
+                           : biased > static_cast<int>(all_ones) ||
+                                 (biased == static_cast<int>(all_ones) && frac == (1u << s.frac_bits) - 1u);
   if (too_big) return overflow_to_inf ? infinity_bits(f, sign) : max_finite_bits(f, sign);
   return pack_fields(f, sign, static_cast<std::uint32_t>(biased), frac);
 }

@@ -14,48 +14,69 @@ namespace tcnum {
 namespace {
 
 // The formats' layouts, restated from their definitions (IEEE 754 binary32/16, bfloat16,
-// NVIDIA TF32 in the top 19 bits of a register, OCP FP8 E4M3 "fn" and E5M2).
+// NVIDIA TF32 in the top 19 bits of a register, OCP FP8 E4M3 "fn" and E5M2, OCP MX v1.0 FP6
+// E2M3/E3M2, FP4 E2M1 and the E8M0 scale, NVFP4's unsigned E4M3 scale).
 struct Layout {
+  enum Specials { ieee, nan_all_ones, none };  // all-ones exponent = Inf/NaN; only S.1..1.1..1 NaN; none
   int storage_bits;
   int shift;      // position of the fields' bit 0 in the register
   int exp_bits;
   int frac_bits;
   int bias;
-  bool ieee_specials;  // all-ones exponent = Inf/NaN; false: only S.1111.111 is NaN (e4m3)
-  int emin() const { return 1 - bias; }
-  // Largest exponent of a finite value (e4m3's top binade is finite except its last pattern).
-  int emax() const { return (1 << exp_bits) - (ieee_specials ? 2 : 1) - bias; }
+  Specials specials;
+  bool is_signed = true;
+  bool has_zero = true;  // E8M0: field 0 is 2^-127
+  int emin() const { return has_zero ? 1 - bias : -bias; }
+  // Largest biased exponent of a finite value.
+  int max_field() const {
+    return specials == ieee || (specials == nan_all_ones && frac_bits == 0) ? (1 << exp_bits) - 2
+                                                                             : (1 << exp_bits) - 1;
+  }
+  int emax() const { return max_field() - bias; }
+  // Largest fraction field at max_field(): e4m3's top binade ends one below its NaN.
+  std::uint32_t max_frac() const {
+    const std::uint32_t all = (1u << frac_bits) - 1u;
+    return specials == nan_all_ones && frac_bits > 0 ? all - 1u : all;
+  }
 };
 
 Layout layout(Format f) {
   switch (f) {
-    case Format::fp32: return {32, 0, 8, 23, 127, true};
-    case Format::fp16: return {16, 0, 5, 10, 15, true};
-    case Format::bf16: return {16, 0, 8, 7, 127, true};
-    case Format::tf32: return {32, 13, 8, 10, 127, true};
-    case Format::e4m3: return {8, 0, 4, 3, 7, false};
-    case Format::e5m2: return {8, 0, 5, 2, 15, true};
+    case Format::fp32: return {32, 0, 8, 23, 127, Layout::ieee};
+    case Format::fp16: return {16, 0, 5, 10, 15, Layout::ieee};
+    case Format::bf16: return {16, 0, 8, 7, 127, Layout::ieee};
+    case Format::tf32: return {32, 13, 8, 10, 127, Layout::ieee};
+    case Format::e4m3: return {8, 0, 4, 3, 7, Layout::nan_all_ones};
+    case Format::e5m2: return {8, 0, 5, 2, 15, Layout::ieee};
+    case Format::e2m1: return {4, 0, 2, 1, 1, Layout::none};
+    case Format::e2m3: return {6, 0, 2, 3, 1, Layout::none};
+    case Format::e3m2: return {6, 0, 3, 2, 3, Layout::none};
+    case Format::ue8m0: return {8, 0, 8, 0, 127, Layout::nan_all_ones, false, false};
+    case Format::ue4m3: return {8, 0, 4, 3, 7, Layout::nan_all_ones, false};
   }
   throw std::invalid_argument("mpfr_reference: unknown format");
 }
 
 std::uint32_t pack(const Layout& l, bool sign, std::uint32_t biased, std::uint32_t frac) {
-  const std::uint32_t r = (static_cast<std::uint32_t>(sign) << (l.exp_bits + l.frac_bits)) |
+  const std::uint32_t r = (static_cast<std::uint32_t>(sign && l.is_signed) << (l.exp_bits + l.frac_bits)) |
                           (biased << l.frac_bits) | frac;
   return r << l.shift;
 }
 
 std::uint32_t all_ones(int n) { return (1u << n) - 1u; }
 
-std::uint32_t nan_bits(const Layout& l) { return pack(l, false, all_ones(l.exp_bits), all_ones(l.frac_bits)); }
 std::uint32_t max_bits(const Layout& l, bool sign) {
-  return l.ieee_specials ? pack(l, sign, all_ones(l.exp_bits) - 1, all_ones(l.frac_bits))
-                         : pack(l, sign, all_ones(l.exp_bits), all_ones(l.frac_bits) - 1);
+  return pack(l, sign, static_cast<std::uint32_t>(l.max_field()), l.max_frac());
 }
-// What "±Inf" becomes in f: Inf, or e4m3's NaN pattern with the sign kept.
+// NaN: the all-ones pattern; formats without NaN convert it to +max (CUDA's cvt to FP4/FP6).
+std::uint32_t nan_bits(const Layout& l) {
+  return l.specials == Layout::none ? max_bits(l, false) : pack(l, false, all_ones(l.exp_bits), all_ones(l.frac_bits));
+}
+// What "±Inf" becomes in f: Inf, the NaN pattern with the sign kept (e4m3), or ±max (FP4/FP6).
 std::uint32_t inf_bits(const Layout& l, bool sign) {
-  return l.ieee_specials ? pack(l, sign, all_ones(l.exp_bits), 0)
-                         : pack(l, sign, all_ones(l.exp_bits), all_ones(l.frac_bits));
+  if (l.specials == Layout::none) return max_bits(l, sign);
+  return l.specials == Layout::ieee ? pack(l, sign, all_ones(l.exp_bits), 0)
+                                    : pack(l, sign, all_ones(l.exp_bits), all_ones(l.frac_bits));
 }
 
 struct RefValue {
@@ -72,9 +93,9 @@ RefValue ref_decode(Format f, std::uint32_t bits) {
   const std::uint32_t frac = r & all_ones(l.frac_bits);
   const std::uint32_t e = (r >> l.frac_bits) & all_ones(l.exp_bits);
   RefValue v;
-  v.sign = (r >> (l.exp_bits + l.frac_bits)) & 1u;
-  if (e == all_ones(l.exp_bits)) {
-    if (l.ieee_specials) {
+  v.sign = l.is_signed && ((r >> (l.exp_bits + l.frac_bits)) & 1u);
+  if (e == all_ones(l.exp_bits) && l.specials != Layout::none) {
+    if (l.specials == Layout::ieee) {
       v.kind = frac == 0 ? RefValue::inf : RefValue::nan;
       return v;
     }
@@ -83,9 +104,9 @@ RefValue ref_decode(Format f, std::uint32_t bits) {
       return v;
     }
   }
-  if (e == 0 && frac == 0) return v;  // ±0
+  if (e == 0 && frac == 0 && l.has_zero) return v;  // ±0
   v.kind = RefValue::finite;
-  if (e == 0) {  // subnormal: frac * 2^(emin - frac_bits)
+  if (e == 0 && l.has_zero) {  // subnormal: frac * 2^(emin - frac_bits)
     v.sig = frac;
     v.exp = l.emin() - l.frac_bits;
   } else {
@@ -189,7 +210,7 @@ std::uint32_t mpfr_round_bits(Format f, mpfr_srcptr x, Rounding mode, bool satfi
   if (mpfr_nan_p(x)) return nan_bits(l);
   const bool sign = mpfr_signbit(x) != 0;
   if (mpfr_inf_p(x)) return satfinite ? max_bits(l, sign) : inf_bits(l, sign);
-  if (mpfr_zero_p(x)) return pack(l, sign, 0, 0);
+  if (mpfr_zero_p(x)) return pack(l, sign, 0, 0);  // E8M0 has no zero: its smallest value
 
   const mpfr_rnd_t rnd = mode == Rounding::nearest_even ? MPFR_RNDN : MPFR_RNDZ;
   // MPFR's convention: y = 0.1b..b * 2^E with precision p = frac_bits + 1. The format's
@@ -208,8 +229,8 @@ std::uint32_t mpfr_round_bits(Format f, mpfr_srcptr x, Rounding mode, bool satfi
   }
   if (mpfr_zero_p(y)) return pack(l, sign, 0, 0);
   bool overflow = mpfr_inf_p(y);
-  if (!l.ieee_specials) {  // e4m3: the largest finite value is (2 - 2^(1-frac_bits)) * 2^emax
-    const double max = std::ldexp(2.0 - std::ldexp(1.0, 1 - l.frac_bits), l.emax());
+  {  // the largest finite value is max_frac's significand in the top binade (e4m3: 448)
+    const double max = std::ldexp(static_cast<double>(l.max_frac() | (1u << l.frac_bits)), l.emax() - l.frac_bits);
     overflow = overflow || std::fabs(mpfr_get_d(y, MPFR_RNDN)) > max;  // y is exact in double
   }
   if (overflow)

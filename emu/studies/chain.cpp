@@ -267,6 +267,12 @@ Instruction default_instruction(Format dtype, Family family) {
     case Format::e4m3:
     case Format::e5m2: k = 32; break;
     case Format::fp32: throw std::invalid_argument("chain: fp32 is not a tensor-core input format here");
+    case Format::e2m1:
+    case Format::e2m3:
+    case Format::e3m2:
+    case Format::ue8m0:
+    case Format::ue4m3:
+      throw std::invalid_argument("chain: no default instruction for " + t + " (block-scaled formats)");
   }
   std::string name;
   if (family == Family::mma)

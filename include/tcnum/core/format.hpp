@@ -7,21 +7,32 @@
 
 namespace tcnum {
 
-enum class Format : std::uint8_t { fp32, fp16, bf16, tf32, e4m3, e5m2 };
+// e2m1 (FP4), e2m3/e3m2 (FP6): OCP MX element formats, finite only. ue8m0, ue4m3: the unsigned
+// block-scale formats of MX and NVFP4 (ue8m0: powers of two, no zero; ue4m3: e4m3 without sign).
+enum class Format : std::uint8_t { fp32, fp16, bf16, tf32, e4m3, e5m2, e2m1, e2m3, e3m2, ue8m0, ue4m3 };
 
 enum class Rounding : std::uint8_t { nearest_even, toward_zero };
 
 // Static description of one binary floating-point format.
 struct FormatSpec {
-  const char* name;      // PTX type name: f32, f16, bf16, tf32, e4m3, e5m2
-  int storage_bits;      // bits in its storage (tf32: 32, the register it lives in)
+  const char* name;      // PTX type name: f32, f16, bf16, tf32, e4m3, e5m2, e2m1, ...
+  int storage_bits;      // bits in its storage (tf32: 32, the register it lives in; e2m1: 4, FP6: 6)
   int exp_bits;
   int frac_bits;         // explicit fraction bits (precision - 1)
   int bias;
   bool has_inf;          // e4m3 (OCP "fn") has none
   int hex_digits;        // width of its corpus hex field
-  int emin() const { return 1 - bias; }
-  int emax() const { return has_inf ? (1 << exp_bits) - 2 - bias : (1 << exp_bits) - 1 - bias; }
+  bool has_nan = true;   // without Inf: the all-ones pattern is NaN (e4m3, ue8m0); FP4/FP6: no NaN
+  bool is_signed = true; // ue8m0/ue4m3: no sign bit (a sign given to round_pack is dropped)
+  bool has_zero = true;  // ue8m0: exponent field 0 is 2^-127, not zero (and no subnormals)
+  int emin() const { return has_zero ? 1 - bias : -bias; }
+  // Biased exponent of the largest finite value: the all-ones field holds Inf/NaN (IEEE), or
+  // only the NaN pattern when there is no fraction to tell it apart (ue8m0).
+  int max_biased() const {
+    return has_inf || (has_nan && frac_bits == 0) ? (1 << exp_bits) - 2 : (1 << exp_bits) - 1;
+  }
+  int emax() const { return max_biased() - bias; }
+  int value_bits() const { return (is_signed ? 1 : 0) + exp_bits + frac_bits; }
 };
 
 const FormatSpec& spec(Format f);
@@ -48,19 +59,24 @@ double to_double(Format f, std::uint32_t bits);  // exact for every format here
 // The one rounding routine every operation funnels into: rounds
 // (-1)^sign * (magnitude + sticky·ε) * 2^exponent into f. `sticky` says that
 // nonzero bits below magnitude's bit 0 were dropped. With satfinite, overflow
-// gives ±max finite instead of ±Inf (e4m3: always, since it has no Inf).
+// gives ±max finite instead of ±Inf (e4m3: always, since it has no Inf). Formats with neither
+// Inf nor NaN (FP4/FP6) always saturate, as PTX's cvt (.satfinite is mandatory there); below the
+// smallest value, a format without zero (ue8m0) gives its smallest value.
 std::uint32_t round_pack(Format f, bool sign, unsigned __int128 magnitude, int exponent,
                          bool sticky, Rounding mode, bool satfinite = false);
 
 std::uint32_t encode(Format f, double x, Rounding mode = Rounding::nearest_even,
                      bool satfinite = false);
 
-std::uint32_t canonical_nan(Format f);   // the pattern NVIDIA hardware writes: 0x7fffffff / 0x7fff / 0x7fff
-std::uint32_t infinity_bits(Format f, bool sign);  // e4m3: the NaN pattern
+// The pattern NVIDIA hardware writes: 0x7fffffff / 0x7fff / 0x7f (ue8m0: 0xff). FP4/FP6 have no
+// NaN: cvt writes +max finite for a NaN (CUDA 13 cuda_fp4.hpp/cuda_fp6.hpp), and so does this.
+std::uint32_t canonical_nan(Format f);
+std::uint32_t infinity_bits(Format f, bool sign);  // e4m3/ue8m0: the NaN pattern; FP4/FP6: ±max
 std::uint32_t max_finite_bits(Format f, bool sign);
 std::uint32_t zero_bits(Format f, bool sign);
 
-// Number of distinct storage patterns worth enumerating (2^storage_bits, tf32: 2^19 meaningful).
+// Mask of the storage bits (2^storage_bits - 1); meaningful patterns are 2^value_bits() of them
+// (tf32: the top 19 bits; ue4m3: the low 7).
 std::uint32_t storage_mask(Format f);
 
 }  // namespace tcnum
