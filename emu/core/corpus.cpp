@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "tcnum/core/dot.hpp"
+#include "tcnum/core/plan.hpp"
 
 namespace tcnum {
 namespace {
@@ -218,34 +219,75 @@ void CorpusWriter::flush() {
 
 ReplayTally replay_file(const std::string& path, const Model* override_model,
                         const std::function<void(const ReplayIssue&)>& on_issue) {
+  // Cases are evaluated in batches of one instruction through its compiled plan (one plan per
+  // run of cases with the same arch and instruction); issues are still reported in line order.
+  constexpr std::size_t kBatch = 1024;
   ReplayTally t;
   CorpusReader reader(path);
+  std::vector<CorpusCase> batch;
+  std::vector<std::size_t> lines;
+  std::vector<std::uint32_t> a, b, c, d;
+  std::optional<MmaPlan> plan;
+  const Model* plan_model = nullptr;
+  auto evaluate = [&] {
+    if (batch.empty()) return;
+    const Instruction& in = batch.front().instruction;
+    const Model& model = override_model ? *override_model : builtin_model(batch.front().sm);
+    try {
+      if (!plan || plan_model != &model || plan->instruction.name != in.name) {
+        plan.reset();
+        plan = compile_plan(model, in);
+        plan_model = &model;
+      }
+    } catch (const std::invalid_argument& e) {
+      for (std::size_t n = 0; n < batch.size(); ++n) {
+        ++t.failed;
+        on_issue(ReplayIssue{path, lines[n], true, e.what(), std::move(batch[n]), 0});
+      }
+      batch.clear();
+      lines.clear();
+      return;
+    }
+    a.clear();
+    b.clear();
+    c.clear();
+    for (const CorpusCase& k : batch) {
+      a.insert(a.end(), k.a.begin(), k.a.end());
+      b.insert(b.end(), k.b.begin(), k.b.end());
+      c.push_back(k.c);
+    }
+    d.resize(batch.size());
+    mma_batch(*plan, batch.size(), a.data(), b.data(), c.data(), d.data());
+    for (std::size_t n = 0; n < batch.size(); ++n) {
+      if (d[n] == batch[n].d) {
+        ++t.passed;
+      } else {
+        ++t.failed;
+        on_issue(ReplayIssue{path, lines[n], false, "", batch[n], d[n]});
+      }
+    }
+    batch.clear();
+    lines.clear();
+  };
   CorpusCase k;
   std::string why;
   while (true) {
     const auto st = reader.next(k, why);
     if (st == CorpusReader::Status::end) break;
     if (st == CorpusReader::Status::malformed) {
+      evaluate();
       ++t.failed;
       on_issue(ReplayIssue{path, reader.line_number(), true, why, std::nullopt, 0});
       continue;
     }
-    const Model& model = override_model ? *override_model : builtin_model(k.sm);
-    std::uint32_t got;
-    try {
-      got = mma_element(model, k.instruction, k.a, k.b, k.c);
-    } catch (const std::invalid_argument& e) {
-      ++t.failed;
-      on_issue(ReplayIssue{path, reader.line_number(), true, e.what(), std::move(k), 0});
-      continue;
-    }
-    if (got == k.d) {
-      ++t.passed;
-    } else {
-      ++t.failed;
-      on_issue(ReplayIssue{path, reader.line_number(), false, "", k, got});
-    }
+    if (!batch.empty() && (batch.size() == kBatch || batch.front().sm != k.sm ||
+                           batch.front().instruction.name != k.instruction.name))
+      evaluate();
+    batch.push_back(std::move(k));
+    k = CorpusCase{};
+    lines.push_back(reader.line_number());
   }
+  evaluate();
   return t;
 }
 

@@ -120,16 +120,36 @@ MmaPlan compile_plan(const DatapathParams& p, const Instruction& in) {
 
 namespace detail {
 
+namespace {
+
+// Fields of the formats an operand can have, as compile-time constants per switch arm.
+template <int kExpBits, int kFracBits, bool kHasInf>
+PlaneValue decode_plane(std::uint32_t r, float scale) {
+  constexpr std::uint32_t kFracMask = (1u << kFracBits) - 1u, kExpMask = (1u << kExpBits) - 1u;
+  constexpr int kBias = (1 << (kExpBits - 1)) - 1;
+  const std::uint32_t frac = r & kFracMask, biased = (r >> kFracBits) & kExpMask;
+  const bool negative = (r >> (kExpBits + kFracBits)) & 1u;
+  if (kHasInf ? biased == kExpMask : (biased == kExpMask && frac == kFracMask)) return {0.0f, kSpecialExponent};
+  if (biased == 0 && frac == 0) return {0.0f, kZeroExponent};
+  const std::uint32_t sig = biased == 0 ? frac : frac | (1u << kFracBits);
+  const int nominal = (biased == 0 ? 1 : static_cast<int>(biased)) - kBias;
+  const float s = static_cast<float>(sig) * scale;
+  return {negative ? -s : s, nominal};
+}
+
+}  // namespace
+
 PlaneValue plane_value(Format storage, Format seen, std::uint32_t bits, float scale) {
-  const Decoded d = decode(seen, unpack_bits(storage, seen, bits));
-  switch (d.kind) {
-    case Decoded::Kind::zero: return {0.0f, kZeroExponent};
-    case Decoded::Kind::finite: {
-      const float s = static_cast<float>(d.significand) * scale;
-      return {d.sign ? -s : s, d.exponent + spec(seen).frac_bits};
-    }
-    default: return {0.0f, kSpecialExponent};
+  const std::uint32_t r = unpack_bits(storage, seen, bits);
+  switch (seen) {
+    case Format::bf16: return decode_plane<8, 7, true>(r & 0xffffu, scale);
+    case Format::fp16: return decode_plane<5, 10, true>(r & 0xffffu, scale);
+    case Format::tf32: return decode_plane<8, 10, true>(r >> 13, scale);
+    case Format::e4m3: return decode_plane<4, 3, false>(r & 0xffu, scale);
+    case Format::e5m2: return decode_plane<5, 2, true>(r & 0xffu, scale);
+    case Format::fp32: return decode_plane<8, 23, true>(r, scale);
   }
+  return {0.0f, kSpecialExponent};
 }
 
 }  // namespace detail
@@ -157,7 +177,14 @@ std::size_t mma_batch(const MmaPlan& plan, std::size_t count, const std::uint32_
     const std::size_t lanes = std::min<std::size_t>(kLanes, count - t0);
     std::uint32_t acc[kLanes] = {};
     for (std::size_t l = 0; l < kLanes; ++l) {
-      const std::size_t t = t0 + std::min(l, lanes - 1);  // spare lanes repeat the last case
+      if (l >= lanes) {  // spare lanes: all-zero products; their results are not used
+        for (std::size_t j = 0; j < k; ++j) {
+          as[j * kLanes + l] = bs[j * kLanes + l] = 0.0f;
+          ae[j * kLanes + l] = be[j * kLanes + l] = detail::kZeroExponent;
+        }
+        continue;
+      }
+      const std::size_t t = t0 + l;
       acc[l] = c[t];
       for (std::size_t j = 0; j < k; ++j) {
         const auto src = static_cast<std::size_t>(plan.schedule[j]);
