@@ -23,6 +23,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
+#include <utility>
 
 namespace tcnum::detail {
 namespace {

@@ -245,40 +245,51 @@ std::vector<std::uint32_t> gemm(const Model& model, const Instruction& in, int m
   }
 
   const detail::GemmChainFn chain = detail::kernels().gemm_chain;
-  // One task: row i, columns [16g, 16g + 16).
-  auto task = [&](std::size_t task_index) {
-    const std::size_t i = task_index / groups, g = task_index % groups;
+  // Runs row i's 16 lanes of group g through order positions [t, t_end) of slice s; lanes the
+  // kernel hands back take the reference for that one step, then the kernel resumes.
+  auto advance = [&](std::size_t i, std::size_t g, std::uint32_t* acc, int s, int t, int t_end) {
     const std::size_t j0 = g * kLanes, lanes = std::min<std::size_t>(kLanes, N - j0);
-    std::uint32_t result[kLanes];
-    std::vector<std::uint32_t> partial(lanes * static_cast<std::size_t>(split - 1));
-    for (int s = 0; s < split; ++s) {
-      std::uint32_t acc[kLanes];
-      for (std::size_t l = 0; l < kLanes; ++l) acc[l] = s == 0 && l < lanes ? c[i * N + j0 + l] : d_zero;
-      int t = slice_begin[s];
-      bool from_c = s == 0;
-      while (t < slice_begin[s + 1]) {
-        std::uint32_t failed = 0;
-        const std::size_t at = static_cast<std::size_t>(t) * ikz;
-        const int done = chain(from_c ? first : rest, rest, slice_begin[s + 1] - t, a_sig.data() + i * Kp + at,
-                               a_exp.data() + i * Kp + at, b_sig.data() + (g * Kp + at) * kLanes,
-                               b_exp.data() + (g * Kp + at) * kLanes, acc, failed);
-        t += done;
-        if (t == slice_begin[s + 1]) break;
-        const bool step_from_c = from_c && done == 0;
-        for (std::size_t l = 0; l < lanes; ++l)
-          if ((failed >> l) & 1u) acc[l] = reference_step(i, j0 + l, t, step_from_c, acc[l]);
-        ++t;
-        from_c = false;
-      }
-      for (std::size_t l = 0; l < lanes; ++l) {
-        if (s == 0) result[l] = acc[l];
-        else partial[l * static_cast<std::size_t>(split - 1) + static_cast<std::size_t>(s - 1)] = acc[l];
-      }
+    while (t < t_end) {
+      const bool from_c = s == 0 && t == 0;  // only the very first step of slice 0 takes C
+      std::uint32_t failed = 0;
+      const std::size_t at = static_cast<std::size_t>(t) * ikz;
+      t += chain(from_c ? first : rest, rest, t_end - t, a_sig.data() + i * Kp + at, a_exp.data() + i * Kp + at,
+                 b_sig.data() + (g * Kp + at) * kLanes, b_exp.data() + (g * Kp + at) * kLanes, acc, failed);
+      if (t == t_end) break;
+      for (std::size_t l = 0; l < lanes; ++l)
+        if ((failed >> l) & 1u) acc[l] = reference_step(i, j0 + l, t, s == 0 && t == 0, acc[l]);
+      ++t;
     }
-    for (std::size_t l = 0; l < lanes; ++l)
-      d[i * N + j0 + l] = split == 1 ? result[l] : reduce(result[l], partial.data() + l * static_cast<std::size_t>(split - 1));
   };
-  parallel_tasks(M * groups, thread_count(opt.threads, M * groups, calls), task);
+  // Cache blocking: a task is up to kRows rows × one group of 16 columns; the k-steps go in
+  // chunks whose B planes (about 16 KiB) stay in L1 while every row of the task runs them.
+  constexpr std::size_t kRows = 16;
+  const int chunk = std::max(1, static_cast<int>(16384 / (ikz * kLanes * 8)));
+  const std::size_t row_blocks = (M + kRows - 1) / kRows;
+  const auto tail = static_cast<std::size_t>(split - 1);
+  auto task = [&](std::size_t task_index) {
+    const std::size_t g = task_index % groups, i0 = task_index / groups * kRows, rows = std::min(kRows, M - i0);
+    const std::size_t j0 = g * kLanes, lanes = std::min<std::size_t>(kLanes, N - j0);
+    std::uint32_t acc[kRows][kLanes], result[kRows][kLanes];
+    std::vector<std::uint32_t> partial(rows * kLanes * tail);
+    for (int s = 0; s < split; ++s) {
+      for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t l = 0; l < kLanes; ++l) acc[r][l] = s == 0 && l < lanes ? c[(i0 + r) * N + j0 + l] : d_zero;
+      for (int t0 = slice_begin[s]; t0 < slice_begin[s + 1]; t0 += chunk) {
+        const int t1 = std::min(t0 + chunk, slice_begin[s + 1]);
+        for (std::size_t r = 0; r < rows; ++r) advance(i0 + r, g, acc[r], s, t0, t1);
+      }
+      for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t l = 0; l < lanes; ++l) {
+          if (s == 0) result[r][l] = acc[r][l];
+          else partial[(r * kLanes + l) * tail + static_cast<std::size_t>(s - 1)] = acc[r][l];
+        }
+    }
+    for (std::size_t r = 0; r < rows; ++r)
+      for (std::size_t l = 0; l < lanes; ++l)
+        d[(i0 + r) * N + j0 + l] = split == 1 ? result[r][l] : reduce(result[r][l], partial.data() + (r * kLanes + l) * tail);
+  };
+  parallel_tasks(row_blocks * groups, thread_count(opt.threads, row_blocks * groups, calls / kRows), task);
   return d;
 }
 
