@@ -16,6 +16,9 @@ constexpr int kLanes = 16;
 constexpr std::int32_t kZeroExponent = -(1 << 20);
 constexpr std::int32_t kSpecialExponent = 1 << 22;
 
+// A block's largest operand exponent when it has no finite nonzero operand.
+constexpr std::int32_t kEmptyBlock = -(1 << 18);
+
 struct PlaneValue {
   float significand;
   std::int32_t exponent;
@@ -24,20 +27,35 @@ struct PlaneValue {
 // `scale` multiplies the significand (2^product_shift for A, 1 for B).
 PlaneValue plane_value(Format storage, Format seen, std::uint32_t bits, float scale);
 
-// A chain of k-steps for 16 GEMM lanes (16 columns of one row): step s reads A's plane at
-// a_sig/a_exp + s·k (broadcast over the lanes) and B's at b_sig/b_exp + s·k·16 ([k][lane]).
+// Completes one operand's planes for one k-step (k values at sig[t·stride], exp[t·stride], in
+// schedule order): block_max[b·block_stride] = the largest nominal exponent of block b's finite
+// nonzero operands (kEmptyBlock if none), and near[t·stride] = sig · 2^(exponent − that
+// maximum). With near planes the kernel scales a product by one power of two per lane and
+// block instead of one per product (see fast_kernel_body.inc).
+void complete_planes(const MmaPlan& plan, const float* sig, const std::int32_t* exp, float* near,
+                     std::int32_t* block_max, std::size_t stride, std::size_t block_stride);
+
+// One operand's planes as the kernel reads them (see complete_planes).
+struct OperandPlanes {
+  const float* sig;
+  const float* near;
+  const std::int32_t* exp;
+  const std::int32_t* block_max;
+};
+
+// A chain of k-steps for 16 GEMM lanes (16 columns of one row): step s reads A's planes at
+// + s·k (broadcast over the lanes; block_max at + s·blocks) and B's at + s·k·16 ([k][lane];
+// block_max at + s·blocks·16).
 // Step 0 runs `first` (its C is acc), the rest `rest` (C is the running D). acc holds 16
 // values in C's/D's format. Returns the index of the first step at which some lane needs the
 // reference (fail_mask says which; acc holds those lanes' values from before that step, the
 // others' from after it), or `steps` when every lane completed.
-using GemmChainFn = int (*)(const MmaPlan& first, const MmaPlan& rest, int steps, const float* a_sig,
-                            const std::int32_t* a_exp, const float* b_sig, const std::int32_t* b_exp,
+using GemmChainFn = int (*)(const MmaPlan& first, const MmaPlan& rest, int steps, OperandPlanes a, OperandPlanes b,
                             std::uint32_t* acc, std::uint32_t& fail_mask);
 
-// One step for 16 independent lanes: A's and B's planes are both [k][lane]. Returns the mask of
-// lanes that need the reference (their acc is left as it was).
-using BatchStepFn = std::uint32_t (*)(const MmaPlan& plan, const float* a_sig, const std::int32_t* a_exp,
-                                      const float* b_sig, const std::int32_t* b_exp, std::uint32_t* acc);
+// One step for 16 independent lanes: A's and B's planes are both [k][lane] (block_max
+// [block][lane]). Returns the mask of lanes that need the reference (their acc is left as it was).
+using BatchStepFn = std::uint32_t (*)(const MmaPlan& plan, OperandPlanes a, OperandPlanes b, std::uint32_t* acc);
 
 struct KernelSet {
   const char* name;

@@ -223,8 +223,10 @@ std::vector<std::uint32_t> gemm(const Model& model, const Instruction& in, int m
   using detail::kLanes;
   const std::size_t groups = (N + kLanes - 1) / kLanes;
   const float a_scale = std::ldexp(1.0f, first.product_shift);
-  std::vector<float> a_sig(M * Kp), b_sig(groups * Kp * kLanes);
+  const std::size_t blocks = first.blocks.size(), S = static_cast<std::size_t>(steps);
+  std::vector<float> a_sig(M * Kp), b_sig(groups * Kp * kLanes), a_near(a_sig.size()), b_near(b_sig.size());
   std::vector<std::int32_t> a_exp(M * Kp), b_exp(groups * Kp * kLanes);
+  std::vector<std::int32_t> a_max(M * S * blocks), b_max(groups * S * blocks * kLanes);
   for (std::size_t t = 0; t < static_cast<std::size_t>(steps); ++t) {
     const std::size_t src_step = static_cast<std::size_t>(order[t]) * ikz;
     for (std::size_t kk = 0; kk < ikz; ++kk) {
@@ -244,6 +246,19 @@ std::vector<std::uint32_t> gemm(const Model& model, const Instruction& in, int m
     }
   }
 
+  for (std::size_t t = 0; t < S; ++t) {
+    for (std::size_t i = 0; i < M; ++i) {
+      const std::size_t at = i * Kp + t * ikz;
+      detail::complete_planes(first, a_sig.data() + at, a_exp.data() + at, a_near.data() + at,
+                              a_max.data() + (i * S + t) * blocks, 1, 1);
+    }
+    for (std::size_t j = 0; j < groups * kLanes; ++j) {
+      const std::size_t g = j / kLanes, l = j % kLanes, at = (g * Kp + t * ikz) * kLanes + l;
+      detail::complete_planes(first, b_sig.data() + at, b_exp.data() + at, b_near.data() + at,
+                              b_max.data() + ((g * S + t) * blocks) * kLanes + l, kLanes, kLanes);
+    }
+  }
+
   const detail::GemmChainFn chain = detail::kernels().gemm_chain;
   // Runs row i's 16 lanes of group g through order positions [t, t_end) of slice s; lanes the
   // kernel hands back take the reference for that one step, then the kernel resumes.
@@ -253,8 +268,12 @@ std::vector<std::uint32_t> gemm(const Model& model, const Instruction& in, int m
       const bool from_c = s == 0 && t == 0;  // only the very first step of slice 0 takes C
       std::uint32_t failed = 0;
       const std::size_t at = static_cast<std::size_t>(t) * ikz;
-      t += chain(from_c ? first : rest, rest, t_end - t, a_sig.data() + i * Kp + at, a_exp.data() + i * Kp + at,
-                 b_sig.data() + (g * Kp + at) * kLanes, b_exp.data() + (g * Kp + at) * kLanes, acc, failed);
+      const std::size_t ab = (i * S + static_cast<std::size_t>(t)) * blocks, bb = (g * S + static_cast<std::size_t>(t)) * blocks;
+      const detail::OperandPlanes ap_{a_sig.data() + i * Kp + at, a_near.data() + i * Kp + at, a_exp.data() + i * Kp + at,
+                                      a_max.data() + ab};
+      const std::size_t bo = (g * Kp + at) * kLanes;
+      const detail::OperandPlanes bp_{b_sig.data() + bo, b_near.data() + bo, b_exp.data() + bo, b_max.data() + bb * kLanes};
+      t += chain(from_c ? first : rest, rest, t_end - t, ap_, bp_, acc, failed);
       if (t == t_end) break;
       for (std::size_t l = 0; l < lanes; ++l)
         if ((failed >> l) & 1u) acc[l] = reference_step(i, j0 + l, t, s == 0 && t == 0, acc[l]);

@@ -152,6 +152,26 @@ PlaneValue plane_value(Format storage, Format seen, std::uint32_t bits, float sc
   return {0.0f, kSpecialExponent};
 }
 
+void complete_planes(const MmaPlan& plan, const float* sig, const std::int32_t* exp, float* near,
+                     std::int32_t* block_max, std::size_t stride, std::size_t block_stride) {
+  auto finite = [](std::int32_t e) { return e > kZeroExponent / 2 && e < kSpecialExponent / 2; };
+  for (std::size_t bi = 0; bi < plan.blocks.size(); ++bi) {
+    const PlanBlock& b = plan.blocks[bi];
+    std::int32_t top = kEmptyBlock;
+    for (int t = b.first; t < b.last; ++t) {
+      const std::int32_t e = exp[static_cast<std::size_t>(t) * stride];
+      if (finite(e)) top = std::max(top, e);
+    }
+    block_max[bi * block_stride] = top;
+    for (int t = b.first; t < b.last; ++t) {
+      const auto at = static_cast<std::size_t>(t) * stride;
+      // Below float's range the value is not exact: the kernel only uses it where its term
+      // truncates to zero (fast_kernel_body.inc).
+      near[at] = finite(exp[at]) ? std::ldexp(sig[at], exp[at] - top) : 0.0f;
+    }
+  }
+}
+
 }  // namespace detail
 
 std::size_t mma_batch(const MmaPlan& plan, std::size_t count, const std::uint32_t* a, const std::uint32_t* b,
@@ -165,12 +185,11 @@ std::size_t mma_batch(const MmaPlan& plan, std::size_t count, const std::uint32_
   }
   using detail::kLanes;
   const float a_scale = std::ldexp(1.0f, plan.product_shift);
-  thread_local std::vector<float> as, bs;
-  thread_local std::vector<std::int32_t> ae, be;
-  as.resize(k * kLanes);
-  bs.resize(k * kLanes);
-  ae.resize(k * kLanes);
-  be.resize(k * kLanes);
+  thread_local std::vector<float> as, bs, an, bn;
+  thread_local std::vector<std::int32_t> ae, be, amax, bmax;
+  for (auto* v : {&as, &bs, &an, &bn}) v->resize(k * kLanes);
+  for (auto* v : {&ae, &be}) v->resize(k * kLanes);
+  for (auto* v : {&amax, &bmax}) v->resize(plan.blocks.size() * kLanes);
   const auto& kern = detail::kernels();
   std::size_t slow = 0;
   for (std::size_t t0 = 0; t0 < count; t0 += kLanes) {
@@ -179,9 +198,10 @@ std::size_t mma_batch(const MmaPlan& plan, std::size_t count, const std::uint32_
     for (std::size_t l = 0; l < kLanes; ++l) {
       if (l >= lanes) {  // spare lanes: all-zero products; their results are not used
         for (std::size_t j = 0; j < k; ++j) {
-          as[j * kLanes + l] = bs[j * kLanes + l] = 0.0f;
+          as[j * kLanes + l] = bs[j * kLanes + l] = an[j * kLanes + l] = bn[j * kLanes + l] = 0.0f;
           ae[j * kLanes + l] = be[j * kLanes + l] = detail::kZeroExponent;
         }
+        for (std::size_t bi = 0; bi < plan.blocks.size(); ++bi) amax[bi * kLanes + l] = bmax[bi * kLanes + l] = detail::kEmptyBlock;
         continue;
       }
       const std::size_t t = t0 + l;
@@ -195,8 +215,11 @@ std::size_t mma_batch(const MmaPlan& plan, std::size_t count, const std::uint32_
         bs[j * kLanes + l] = pb.significand;
         be[j * kLanes + l] = pb.exponent;
       }
+      detail::complete_planes(plan, as.data() + l, ae.data() + l, an.data() + l, amax.data() + l, kLanes, kLanes);
+      detail::complete_planes(plan, bs.data() + l, be.data() + l, bn.data() + l, bmax.data() + l, kLanes, kLanes);
     }
-    std::uint32_t fail = kern.batch_step(plan, as.data(), ae.data(), bs.data(), be.data(), acc);
+    std::uint32_t fail = kern.batch_step(plan, {as.data(), an.data(), ae.data(), amax.data()},
+                                         {bs.data(), bn.data(), be.data(), bmax.data()}, acc);
     for (std::size_t l = 0; l < lanes; ++l) {
       const std::size_t t = t0 + l;
       const bool reference = (fail >> l) & 1u;
