@@ -125,7 +125,7 @@ RC_GTEST_PROP(FastPath, GemmEqualsReferenceGemm, ()) {
   const Instruction in = *rc::gen::elementOf(all);
   const auto dists = distribution_names();
   const std::string dist = *rc::gen::elementOf(dists);
-  const int m = *rc::gen::inRange(1, 5), n = *rc::gen::inRange(1, 40);
+  const int m = *rc::gen::inRange(1, 21), n = *rc::gen::inRange(1, 40);
   const int steps = *rc::gen::inRange(1, 6);
   const int k = steps * in.k - *rc::gen::inRange(0, in.k);  // K need not be a multiple of in.k
   const auto seed = *rc::gen::arbitrary<std::uint32_t>();

@@ -43,15 +43,16 @@ struct OperandPlanes {
   const std::int32_t* block_max;
 };
 
-// A chain of k-steps for 16 GEMM lanes (16 columns of one row): step s reads A's planes at
-// + s·k (broadcast over the lanes; block_max at + s·blocks) and B's at + s·k·16 ([k][lane];
-// block_max at + s·blocks·16).
-// Step 0 runs `first` (its C is acc), the rest `rest` (C is the running D). acc holds 16
-// values in C's/D's format. Returns the index of the first step at which some lane needs the
-// reference (fail_mask says which; acc holds those lanes' values from before that step, the
-// others' from after it), or `steps` when every lane completed.
-using GemmChainFn = int (*)(const MmaPlan& first, const MmaPlan& rest, int steps, OperandPlanes a, OperandPlanes b,
-                            std::uint32_t* acc, std::uint32_t& fail_mask);
+// A chain of k-steps for `rows` rows (1 to 4, run in lockstep) × 16 GEMM lanes (16 columns):
+// row r's A planes are a_rows[r], read at + s·k in step s (broadcast over the lanes;
+// block_max at + s·blocks); B's at + s·k·16 ([k][lane]; block_max at + s·blocks·16). Step 0
+// runs `first` (its C is acc), the rest `rest` (C is the running D). acc holds rows×16 values in
+// C's/D's format. Returns the index of the first step at which some lane needs the reference
+// (fail_masks[r] says which lanes of row r; acc holds those lanes' values from before that
+// step, the others' from after it), or `steps` when every lane completed.
+constexpr int kMaxChainRows = 4;
+using GemmChainFn = int (*)(const MmaPlan& first, const MmaPlan& rest, int rows, int steps, const OperandPlanes* a_rows,
+                            OperandPlanes b, std::uint32_t* acc, std::uint32_t* fail_masks);
 
 // One step for 16 independent lanes: A's and B's planes are both [k][lane] (block_max
 // [block][lane]). Returns the mask of lanes that need the reference (their acc is left as it was).

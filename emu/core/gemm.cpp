@@ -260,23 +260,31 @@ std::vector<std::uint32_t> gemm(const Model& model, const Instruction& in, int m
   }
 
   const detail::GemmChainFn chain = detail::kernels().gemm_chain;
-  // Runs row i's 16 lanes of group g through order positions [t, t_end) of slice s; lanes the
-  // kernel hands back take the reference for that one step, then the kernel resumes.
-  auto advance = [&](std::size_t i, std::size_t g, std::uint32_t* acc, int s, int t, int t_end) {
+  // Runs rows [i0, i0 + rows) (rows <= 4, in lockstep) × the 16 lanes of group g through order
+  // positions [t, t_end) of slice s; lanes the kernel hands back take the reference for that one
+  // step, then the kernel resumes. acc: rows × 16 values.
+  auto advance = [&](std::size_t i0, int rows, std::size_t g, std::uint32_t* acc, int s, int t, int t_end) {
     const std::size_t j0 = g * kLanes, lanes = std::min<std::size_t>(kLanes, N - j0);
     while (t < t_end) {
       const bool from_c = s == 0 && t == 0;  // only the very first step of slice 0 takes C
-      std::uint32_t failed = 0;
-      const std::size_t at = static_cast<std::size_t>(t) * ikz;
-      const std::size_t ab = (i * S + static_cast<std::size_t>(t)) * blocks, bb = (g * S + static_cast<std::size_t>(t)) * blocks;
-      const detail::OperandPlanes ap_{a_sig.data() + i * Kp + at, a_near.data() + i * Kp + at, a_exp.data() + i * Kp + at,
-                                      a_max.data() + ab};
+      const std::size_t at = static_cast<std::size_t>(t) * ikz, ts = static_cast<std::size_t>(t);
+      detail::OperandPlanes a_rows[detail::kMaxChainRows];
+      for (int r = 0; r < rows; ++r) {
+        const std::size_t i = i0 + static_cast<std::size_t>(r), ao = i * Kp + at;
+        a_rows[r] = {a_sig.data() + ao, a_near.data() + ao, a_exp.data() + ao, a_max.data() + (i * S + ts) * blocks};
+      }
       const std::size_t bo = (g * Kp + at) * kLanes;
-      const detail::OperandPlanes bp_{b_sig.data() + bo, b_near.data() + bo, b_exp.data() + bo, b_max.data() + bb * kLanes};
-      t += chain(from_c ? first : rest, rest, t_end - t, ap_, bp_, acc, failed);
+      const detail::OperandPlanes b_planes{b_sig.data() + bo, b_near.data() + bo, b_exp.data() + bo,
+                                           b_max.data() + (g * S + ts) * blocks * kLanes};
+      std::uint32_t failed[detail::kMaxChainRows] = {};
+      t += chain(from_c ? first : rest, rest, rows, t_end - t, a_rows, b_planes, acc, failed);
       if (t == t_end) break;
-      for (std::size_t l = 0; l < lanes; ++l)
-        if ((failed >> l) & 1u) acc[l] = reference_step(i, j0 + l, t, s == 0 && t == 0, acc[l]);
+      for (int r = 0; r < rows; ++r)
+        for (std::size_t l = 0; l < lanes; ++l)
+          if ((failed[r] >> l) & 1u) {
+            std::uint32_t& x = acc[static_cast<std::size_t>(r) * kLanes + l];
+            x = reference_step(i0 + static_cast<std::size_t>(r), j0 + l, t, s == 0 && t == 0, x);
+          }
       ++t;
     }
   };
@@ -296,7 +304,8 @@ std::vector<std::uint32_t> gemm(const Model& model, const Instruction& in, int m
         for (std::size_t l = 0; l < kLanes; ++l) acc[r][l] = s == 0 && l < lanes ? c[(i0 + r) * N + j0 + l] : d_zero;
       for (int t0 = slice_begin[s]; t0 < slice_begin[s + 1]; t0 += chunk) {
         const int t1 = std::min(t0 + chunk, slice_begin[s + 1]);
-        for (std::size_t r = 0; r < rows; ++r) advance(i0 + r, g, acc[r], s, t0, t1);
+        for (std::size_t r = 0; r < rows; r += detail::kMaxChainRows)
+          advance(i0 + r, static_cast<int>(std::min<std::size_t>(detail::kMaxChainRows, rows - r)), g, acc[r], s, t0, t1);
       }
       for (std::size_t r = 0; r < rows; ++r)
         for (std::size_t l = 0; l < lanes; ++l) {
