@@ -26,6 +26,9 @@ struct PlaneValue {
 // `storage` is the operand's format, `seen` the one the datapath sees (unpack_format);
 // `scale` multiplies the significand (2^product_shift for A, 1 for B).
 PlaneValue plane_value(Format storage, Format seen, std::uint32_t bits, float scale);
+// The same as a function specialised for one (storage, seen) pair, for loops over many operands.
+using PlaneDecoder = PlaneValue (*)(std::uint32_t bits, float scale);
+PlaneDecoder plane_decoder(Format storage, Format seen);
 
 // Completes one operand's planes for one k-step (k values at sig[t·stride], exp[t·stride], in
 // schedule order): block_max[b·block_stride] = the largest nominal exponent of block b's finite
@@ -43,14 +46,14 @@ struct OperandPlanes {
   const std::int32_t* block_max;
 };
 
-// A chain of k-steps for `rows` rows (1 to 4, run in lockstep) × 16 GEMM lanes (16 columns):
+// A chain of k-steps for `rows` rows (1 to 8, run in lockstep) × 16 GEMM lanes (16 columns):
 // row r's A planes are a_rows[r], read at + s·k in step s (broadcast over the lanes;
 // block_max at + s·blocks); B's at + s·k·16 ([k][lane]; block_max at + s·blocks·16). Step 0
 // runs `first` (its C is acc), the rest `rest` (C is the running D). acc holds rows×16 values in
 // C's/D's format. Returns the index of the first step at which some lane needs the reference
 // (fail_masks[r] says which lanes of row r; acc holds those lanes' values from before that
 // step, the others' from after it), or `steps` when every lane completed.
-constexpr int kMaxChainRows = 4;
+constexpr int kMaxChainRows = 8;
 using GemmChainFn = int (*)(const MmaPlan& first, const MmaPlan& rest, int rows, int steps, const OperandPlanes* a_rows,
                             OperandPlanes b, std::uint32_t* acc, std::uint32_t* fail_masks);
 

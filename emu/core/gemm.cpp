@@ -163,13 +163,8 @@ std::vector<std::uint32_t> gemm(const Model& model, const Instruction& in, int m
   std::vector<std::uint32_t> d(M * N);
   if (M == 0 || N == 0) return d;
 
-  // --- Operands laid out for contiguous k-steps: A M×Kp, B transposed N×Kp, zero-padded. ----
-  const std::size_t Kp = static_cast<std::size_t>(steps) * static_cast<std::size_t>(ik);
+  const std::size_t Kp = static_cast<std::size_t>(steps) * static_cast<std::size_t>(ik);  // K padded with zeros
   const std::uint32_t a_zero = zero_bits(in.a_type, false), b_zero = zero_bits(in.b_type, false);
-  std::vector<std::uint32_t> ap(M * Kp, a_zero), bt(N * Kp, b_zero);
-  for (std::size_t i = 0; i < M; ++i) std::copy_n(a.begin() + static_cast<std::ptrdiff_t>(i * K), K, ap.begin() + static_cast<std::ptrdiff_t>(i * Kp));
-  for (std::size_t kk = 0; kk < K; ++kk)
-    for (std::size_t j = 0; j < N; ++j) bt[j * Kp + kk] = b[kk * N + j];
 
   // Steps after the first of a slice: C is the running D, in D's type.
   Instruction chained = in;
@@ -186,8 +181,14 @@ std::vector<std::uint32_t> gemm(const Model& model, const Instruction& in, int m
   // One k-step through the reference datapath (order position t).
   auto reference_step = [&](std::size_t i, std::size_t j, int t, bool from_c, std::uint32_t acc) {
     const std::size_t off = static_cast<std::size_t>(order[static_cast<std::size_t>(t)]) * ikz;
-    return mma_element_reference(params, from_c ? in : chained, {ap.data() + i * Kp + off, ikz},
-                                 {bt.data() + j * Kp + off, ikz}, acc);
+    thread_local std::vector<std::uint32_t> arow, bcol;  // this k-step's A row and B column, zero-padded
+    arow.resize(ikz);
+    bcol.resize(ikz);
+    for (std::size_t kk = 0; kk < ikz; ++kk) {
+      arow[kk] = off + kk < K ? a[i * K + off + kk] : a_zero;
+      bcol[kk] = off + kk < K ? b[(off + kk) * N + j] : b_zero;
+    }
+    return mma_element_reference(params, from_c ? in : chained, arow, bcol, acc);
   };
   // The split-K reduction of one element's slice results (first = slice 0's).
   auto reduce = [&](std::uint32_t first, const std::uint32_t* rest) {
@@ -227,37 +228,46 @@ std::vector<std::uint32_t> gemm(const Model& model, const Instruction& in, int m
   std::vector<float> a_sig(M * Kp), b_sig(groups * Kp * kLanes), a_near(a_sig.size()), b_near(b_sig.size());
   std::vector<std::int32_t> a_exp(M * Kp), b_exp(groups * Kp * kLanes);
   std::vector<std::int32_t> a_max(M * S * blocks), b_max(groups * S * blocks * kLanes);
-  for (std::size_t t = 0; t < static_cast<std::size_t>(steps); ++t) {
-    const std::size_t src_step = static_cast<std::size_t>(order[t]) * ikz;
-    for (std::size_t kk = 0; kk < ikz; ++kk) {
-      const std::size_t src = src_step + static_cast<std::size_t>(first.schedule[kk]), dst = t * ikz + kk;
-      for (std::size_t i = 0; i < M; ++i) {
-        const auto v = detail::plane_value(in.a_type, first.a_seen, ap[i * Kp + src], a_scale);
-        a_sig[i * Kp + dst] = v.significand;
-        a_exp[i * Kp + dst] = v.exponent;
+  // A, row by row, and B, 16 columns at a time, in parallel: source k of order position t, slot kk.
+  auto source_k = [&](std::size_t t, std::size_t kk) {
+    return static_cast<std::size_t>(order[t]) * ikz + static_cast<std::size_t>(first.schedule[kk]);
+  };
+  const detail::PlaneDecoder decode_a = detail::plane_decoder(in.a_type, first.a_seen);
+  const detail::PlaneDecoder decode_b = detail::plane_decoder(in.b_type, first.b_seen);
+  const int plane_threads = thread_count(opt.threads, M + groups, calls);
+  parallel_tasks(M + groups, plane_threads, [&](std::size_t task) {
+    if (task < M) {
+      const std::size_t i = task;
+      for (std::size_t t = 0; t < S; ++t) {
+        const std::size_t at = i * Kp + t * ikz;
+        for (std::size_t kk = 0; kk < ikz; ++kk) {
+          const std::size_t src = source_k(t, kk);
+          const auto v = decode_a(src < K ? a[i * K + src] : a_zero, a_scale);
+          a_sig[at + kk] = v.significand;
+          a_exp[at + kk] = v.exponent;
+        }
+        detail::complete_planes(first, a_sig.data() + at, a_exp.data() + at, a_near.data() + at,
+                                a_max.data() + (i * S + t) * blocks, 1, 1);
       }
-      for (std::size_t j = 0; j < groups * kLanes; ++j) {
-        const auto v = j < N ? detail::plane_value(in.b_type, first.b_seen, bt[j * Kp + src], 1.0f)
-                             : detail::PlaneValue{0.0f, detail::kZeroExponent};
-        const std::size_t at = ((j / kLanes) * Kp + dst) * kLanes + j % kLanes;
-        b_sig[at] = v.significand;
-        b_exp[at] = v.exponent;
+      return;
+    }
+    const std::size_t g = task - M;
+    for (std::size_t t = 0; t < S; ++t) {
+      const std::size_t at = (g * Kp + t * ikz) * kLanes;
+      for (std::size_t kk = 0; kk < ikz; ++kk) {
+        const std::size_t src = source_k(t, kk);
+        for (std::size_t l = 0; l < kLanes; ++l) {
+          const std::size_t j = g * kLanes + l;
+          const auto v = j < N && src < K ? decode_b(b[src * N + j], 1.0f) : detail::PlaneValue{0.0f, detail::kZeroExponent};
+          b_sig[at + kk * kLanes + l] = v.significand;
+          b_exp[at + kk * kLanes + l] = v.exponent;
+        }
       }
+      for (std::size_t l = 0; l < kLanes; ++l)
+        detail::complete_planes(first, b_sig.data() + at + l, b_exp.data() + at + l, b_near.data() + at + l,
+                                b_max.data() + ((g * S + t) * blocks) * kLanes + l, kLanes, kLanes);
     }
-  }
-
-  for (std::size_t t = 0; t < S; ++t) {
-    for (std::size_t i = 0; i < M; ++i) {
-      const std::size_t at = i * Kp + t * ikz;
-      detail::complete_planes(first, a_sig.data() + at, a_exp.data() + at, a_near.data() + at,
-                              a_max.data() + (i * S + t) * blocks, 1, 1);
-    }
-    for (std::size_t j = 0; j < groups * kLanes; ++j) {
-      const std::size_t g = j / kLanes, l = j % kLanes, at = (g * Kp + t * ikz) * kLanes + l;
-      detail::complete_planes(first, b_sig.data() + at, b_exp.data() + at, b_near.data() + at,
-                              b_max.data() + ((g * S + t) * blocks) * kLanes + l, kLanes, kLanes);
-    }
-  }
+  });
 
   const detail::GemmChainFn chain = detail::kernels().gemm_chain;
   // Runs rows [i0, i0 + rows) (rows <= 4, in lockstep) × the 16 lanes of group g through order

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <stdexcept>
 
@@ -139,6 +140,39 @@ PlaneValue decode_plane(std::uint32_t r, float scale) {
 
 }  // namespace
 
+template <Format kSeen>
+PlaneValue decode_seen(std::uint32_t r, float scale) {
+  if constexpr (kSeen == Format::bf16) return decode_plane<8, 7, true>(r & 0xffffu, scale);
+  else if constexpr (kSeen == Format::fp16) return decode_plane<5, 10, true>(r & 0xffffu, scale);
+  else if constexpr (kSeen == Format::tf32) return decode_plane<8, 10, true>(r >> 13, scale);
+  else if constexpr (kSeen == Format::e4m3) return decode_plane<4, 3, false>(r & 0xffu, scale);
+  else if constexpr (kSeen == Format::e5m2) return decode_plane<5, 2, true>(r & 0xffu, scale);
+  else return decode_plane<8, 23, true>(r, scale);
+}
+
+template <Format kStorage>
+PlaneValue decode_unpacked_f16(std::uint32_t bits, float scale) {
+  return decode_seen<Format::fp16>(unpack_bits(kStorage, Format::fp16, bits), scale);
+}
+
+PlaneDecoder plane_decoder(Format storage, Format seen) {
+  if (storage != seen) {
+    if (seen == Format::fp16 && storage == Format::e4m3) return decode_unpacked_f16<Format::e4m3>;
+    if (seen == Format::fp16 && storage == Format::e5m2) return decode_unpacked_f16<Format::e5m2>;
+    throw std::invalid_argument("no operand decoder from " + std::string(name_of(storage)) + " to " +
+                                std::string(name_of(seen)));
+  }
+  switch (seen) {
+    case Format::bf16: return decode_seen<Format::bf16>;
+    case Format::fp16: return decode_seen<Format::fp16>;
+    case Format::tf32: return decode_seen<Format::tf32>;
+    case Format::e4m3: return decode_seen<Format::e4m3>;
+    case Format::e5m2: return decode_seen<Format::e5m2>;
+    case Format::fp32: return decode_seen<Format::fp32>;
+  }
+  throw std::invalid_argument("no operand decoder for this format");
+}
+
 PlaneValue plane_value(Format storage, Format seen, std::uint32_t bits, float scale) {
   const std::uint32_t r = unpack_bits(storage, seen, bits);
   switch (seen) {
@@ -167,7 +201,10 @@ void complete_planes(const MmaPlan& plan, const float* sig, const std::int32_t* 
       const auto at = static_cast<std::size_t>(t) * stride;
       // Below float's range the value is not exact: the kernel only uses it where its term
       // truncates to zero (fast_kernel_body.inc).
-      near[at] = finite(exp[at]) ? std::ldexp(sig[at], exp[at] - top) : 0.0f;
+      const int down = exp[at] - top;  // <= 0
+      near[at] = !finite(exp[at]) ? 0.0f
+                 : down >= -126   ? sig[at] * std::bit_cast<float>(static_cast<std::uint32_t>(down + 127) << 23)
+                                  : std::ldexp(sig[at], down);
     }
   }
 }
