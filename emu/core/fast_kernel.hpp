@@ -3,6 +3,8 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
 #include "tcnum/core/plan.hpp"
 
@@ -26,9 +28,57 @@ struct PlaneValue {
 // `storage` is the operand's format, `seen` the one the datapath sees (unpack_format);
 // `scale` multiplies the significand (2^product_shift for A, 1 for B).
 PlaneValue plane_value(Format storage, Format seen, std::uint32_t bits, float scale);
-// The same as a function specialised for one (storage, seen) pair, for loops over many operands.
-using PlaneDecoder = PlaneValue (*)(std::uint32_t bits, float scale);
-PlaneDecoder plane_decoder(Format storage, Format seen);
+
+// fp8 -> f16 (exact), through a table of the 256 patterns.
+std::uint32_t fp8_to_f16(Format storage, std::uint32_t bits);
+
+// One format's fields as compile-time constants: raw pattern r (fields from bit 0) -> plane value.
+template <int kExpBits, int kFracBits, bool kHasInf>
+inline PlaneValue decode_fields(std::uint32_t r, float scale) {
+  constexpr std::uint32_t kFracMask = (1u << kFracBits) - 1u, kExpMask = (1u << kExpBits) - 1u;
+  constexpr int kBias = (1 << (kExpBits - 1)) - 1;
+  const std::uint32_t frac = r & kFracMask, biased = (r >> kFracBits) & kExpMask;
+  const bool negative = (r >> (kExpBits + kFracBits)) & 1u;
+  if (kHasInf ? biased == kExpMask : (biased == kExpMask && frac == kFracMask)) return {0.0f, kSpecialExponent};
+  if (biased == 0 && frac == 0) return {0.0f, kZeroExponent};
+  const std::uint32_t sig = biased == 0 ? frac : frac | (1u << kFracBits);
+  const int nominal = (biased == 0 ? 1 : static_cast<int>(biased)) - kBias;
+  const float s = static_cast<float>(sig) * scale;
+  return {negative ? -s : s, nominal};
+}
+
+// The decoder of one (storage, seen) pair, inlined into the loops that use it.
+template <Format kStorage, Format kSeen>
+struct PlaneDecode {
+  PlaneValue operator()(std::uint32_t r, float scale) const {
+    if constexpr (kStorage != kSeen) r = fp8_to_f16(kStorage, r);
+    if constexpr (kSeen == Format::bf16) return decode_fields<8, 7, true>(r & 0xffffu, scale);
+    else if constexpr (kSeen == Format::fp16) return decode_fields<5, 10, true>(r & 0xffffu, scale);
+    else if constexpr (kSeen == Format::tf32) return decode_fields<8, 10, true>(r >> 13, scale);
+    else if constexpr (kSeen == Format::e4m3) return decode_fields<4, 3, false>(r & 0xffu, scale);
+    else if constexpr (kSeen == Format::e5m2) return decode_fields<5, 2, true>(r & 0xffu, scale);
+    else return decode_fields<8, 23, true>(r, scale);
+  }
+};
+
+// Calls fn(decoder) with the decoder of (storage, seen): same formats, or fp8 unpacked to f16.
+template <class Fn>
+decltype(auto) with_plane_decoder(Format storage, Format seen, Fn&& fn) {
+  if (storage != seen) {
+    if (seen == Format::fp16 && storage == Format::e4m3) return fn(PlaneDecode<Format::e4m3, Format::fp16>{});
+    if (seen == Format::fp16 && storage == Format::e5m2) return fn(PlaneDecode<Format::e5m2, Format::fp16>{});
+    throw std::invalid_argument("no operand decoder from " + std::string(name_of(storage)) + " to " +
+                                std::string(name_of(seen)));
+  }
+  switch (seen) {
+    case Format::bf16: return fn(PlaneDecode<Format::bf16, Format::bf16>{});
+    case Format::fp16: return fn(PlaneDecode<Format::fp16, Format::fp16>{});
+    case Format::tf32: return fn(PlaneDecode<Format::tf32, Format::tf32>{});
+    case Format::e4m3: return fn(PlaneDecode<Format::e4m3, Format::e4m3>{});
+    case Format::e5m2: return fn(PlaneDecode<Format::e5m2, Format::e5m2>{});
+    default: return fn(PlaneDecode<Format::fp32, Format::fp32>{});
+  }
+}
 
 // Completes one operand's planes for one k-step (k values at sig[t·stride], exp[t·stride], in
 // schedule order): block_max[b·block_stride] = the largest nominal exponent of block b's finite

@@ -232,41 +232,40 @@ std::vector<std::uint32_t> gemm(const Model& model, const Instruction& in, int m
   auto source_k = [&](std::size_t t, std::size_t kk) {
     return static_cast<std::size_t>(order[t]) * ikz + static_cast<std::size_t>(first.schedule[kk]);
   };
-  const detail::PlaneDecoder decode_a = detail::plane_decoder(in.a_type, first.a_seen);
-  const detail::PlaneDecoder decode_b = detail::plane_decoder(in.b_type, first.b_seen);
   const int plane_threads = thread_count(opt.threads, M + groups, calls);
-  parallel_tasks(M + groups, plane_threads, [&](std::size_t task) {
-    if (task < M) {
-      const std::size_t i = task;
+  detail::with_plane_decoder(in.a_type, first.a_seen, [&](auto decode) {
+    parallel_tasks(M, plane_threads, [&](std::size_t i) {
       for (std::size_t t = 0; t < S; ++t) {
         const std::size_t at = i * Kp + t * ikz;
         for (std::size_t kk = 0; kk < ikz; ++kk) {
           const std::size_t src = source_k(t, kk);
-          const auto v = decode_a(src < K ? a[i * K + src] : a_zero, a_scale);
+          const auto v = decode(src < K ? a[i * K + src] : a_zero, a_scale);
           a_sig[at + kk] = v.significand;
           a_exp[at + kk] = v.exponent;
         }
         detail::complete_planes(first, a_sig.data() + at, a_exp.data() + at, a_near.data() + at,
                                 a_max.data() + (i * S + t) * blocks, 1, 1);
       }
-      return;
-    }
-    const std::size_t g = task - M;
-    for (std::size_t t = 0; t < S; ++t) {
-      const std::size_t at = (g * Kp + t * ikz) * kLanes;
-      for (std::size_t kk = 0; kk < ikz; ++kk) {
-        const std::size_t src = source_k(t, kk);
-        for (std::size_t l = 0; l < kLanes; ++l) {
-          const std::size_t j = g * kLanes + l;
-          const auto v = j < N && src < K ? decode_b(b[src * N + j], 1.0f) : detail::PlaneValue{0.0f, detail::kZeroExponent};
-          b_sig[at + kk * kLanes + l] = v.significand;
-          b_exp[at + kk * kLanes + l] = v.exponent;
+    });
+  });
+  detail::with_plane_decoder(in.b_type, first.b_seen, [&](auto decode) {
+    parallel_tasks(groups, plane_threads, [&](std::size_t g) {
+      for (std::size_t t = 0; t < S; ++t) {
+        const std::size_t at = (g * Kp + t * ikz) * kLanes;
+        for (std::size_t kk = 0; kk < ikz; ++kk) {
+          const std::size_t src = source_k(t, kk);
+          for (std::size_t l = 0; l < kLanes; ++l) {
+            const std::size_t j = g * kLanes + l;
+            const auto v = j < N && src < K ? decode(b[src * N + j], 1.0f) : detail::PlaneValue{0.0f, detail::kZeroExponent};
+            b_sig[at + kk * kLanes + l] = v.significand;
+            b_exp[at + kk * kLanes + l] = v.exponent;
+          }
         }
+        for (std::size_t l = 0; l < kLanes; ++l)
+          detail::complete_planes(first, b_sig.data() + at + l, b_exp.data() + at + l, b_near.data() + at + l,
+                                  b_max.data() + ((g * S + t) * blocks) * kLanes + l, kLanes, kLanes);
       }
-      for (std::size_t l = 0; l < kLanes; ++l)
-        detail::complete_planes(first, b_sig.data() + at + l, b_exp.data() + at + l, b_near.data() + at + l,
-                                b_max.data() + ((g * S + t) * blocks) * kLanes + l, kLanes, kLanes);
-    }
+    });
   });
 
   const detail::GemmChainFn chain = detail::kernels().gemm_chain;

@@ -121,69 +121,10 @@ MmaPlan compile_plan(const DatapathParams& p, const Instruction& in) {
 
 namespace detail {
 
-namespace {
-
-// Fields of the formats an operand can have, as compile-time constants per switch arm.
-template <int kExpBits, int kFracBits, bool kHasInf>
-PlaneValue decode_plane(std::uint32_t r, float scale) {
-  constexpr std::uint32_t kFracMask = (1u << kFracBits) - 1u, kExpMask = (1u << kExpBits) - 1u;
-  constexpr int kBias = (1 << (kExpBits - 1)) - 1;
-  const std::uint32_t frac = r & kFracMask, biased = (r >> kFracBits) & kExpMask;
-  const bool negative = (r >> (kExpBits + kFracBits)) & 1u;
-  if (kHasInf ? biased == kExpMask : (biased == kExpMask && frac == kFracMask)) return {0.0f, kSpecialExponent};
-  if (biased == 0 && frac == 0) return {0.0f, kZeroExponent};
-  const std::uint32_t sig = biased == 0 ? frac : frac | (1u << kFracBits);
-  const int nominal = (biased == 0 ? 1 : static_cast<int>(biased)) - kBias;
-  const float s = static_cast<float>(sig) * scale;
-  return {negative ? -s : s, nominal};
-}
-
-}  // namespace
-
-template <Format kSeen>
-PlaneValue decode_seen(std::uint32_t r, float scale) {
-  if constexpr (kSeen == Format::bf16) return decode_plane<8, 7, true>(r & 0xffffu, scale);
-  else if constexpr (kSeen == Format::fp16) return decode_plane<5, 10, true>(r & 0xffffu, scale);
-  else if constexpr (kSeen == Format::tf32) return decode_plane<8, 10, true>(r >> 13, scale);
-  else if constexpr (kSeen == Format::e4m3) return decode_plane<4, 3, false>(r & 0xffu, scale);
-  else if constexpr (kSeen == Format::e5m2) return decode_plane<5, 2, true>(r & 0xffu, scale);
-  else return decode_plane<8, 23, true>(r, scale);
-}
-
-template <Format kStorage>
-PlaneValue decode_unpacked_f16(std::uint32_t bits, float scale) {
-  return decode_seen<Format::fp16>(unpack_bits(kStorage, Format::fp16, bits), scale);
-}
-
-PlaneDecoder plane_decoder(Format storage, Format seen) {
-  if (storage != seen) {
-    if (seen == Format::fp16 && storage == Format::e4m3) return decode_unpacked_f16<Format::e4m3>;
-    if (seen == Format::fp16 && storage == Format::e5m2) return decode_unpacked_f16<Format::e5m2>;
-    throw std::invalid_argument("no operand decoder from " + std::string(name_of(storage)) + " to " +
-                                std::string(name_of(seen)));
-  }
-  switch (seen) {
-    case Format::bf16: return decode_seen<Format::bf16>;
-    case Format::fp16: return decode_seen<Format::fp16>;
-    case Format::tf32: return decode_seen<Format::tf32>;
-    case Format::e4m3: return decode_seen<Format::e4m3>;
-    case Format::e5m2: return decode_seen<Format::e5m2>;
-    case Format::fp32: return decode_seen<Format::fp32>;
-  }
-  throw std::invalid_argument("no operand decoder for this format");
-}
+std::uint32_t fp8_to_f16(Format storage, std::uint32_t bits) { return unpack_bits(storage, Format::fp16, bits); }
 
 PlaneValue plane_value(Format storage, Format seen, std::uint32_t bits, float scale) {
-  const std::uint32_t r = unpack_bits(storage, seen, bits);
-  switch (seen) {
-    case Format::bf16: return decode_plane<8, 7, true>(r & 0xffffu, scale);
-    case Format::fp16: return decode_plane<5, 10, true>(r & 0xffffu, scale);
-    case Format::tf32: return decode_plane<8, 10, true>(r >> 13, scale);
-    case Format::e4m3: return decode_plane<4, 3, false>(r & 0xffu, scale);
-    case Format::e5m2: return decode_plane<5, 2, true>(r & 0xffu, scale);
-    case Format::fp32: return decode_plane<8, 23, true>(r, scale);
-  }
-  return {0.0f, kSpecialExponent};
+  return with_plane_decoder(storage, seen, [&](auto decode) { return decode(bits, scale); });
 }
 
 void complete_planes(const MmaPlan& plan, const float* sig, const std::int32_t* exp, float* near,
