@@ -85,8 +85,9 @@ decltype(auto) with_plane_decoder(Format storage, Format seen, Fn&& fn) {
 // nonzero operands (kEmptyBlock if none), and near[t·stride] = sig · 2^(exponent − that
 // maximum). With near planes the kernel scales a product by one power of two per lane and
 // block instead of one per product (see fast_kernel_body.inc).
+// `lanes` operands side by side (operand l at offset l of every plane) are completed together.
 void complete_planes(const MmaPlan& plan, const float* sig, const std::int32_t* exp, float* near,
-                     std::int32_t* block_max, std::size_t stride, std::size_t block_stride);
+                     std::int32_t* block_max, std::size_t stride, std::size_t block_stride, std::size_t lanes = 1);
 
 // One operand's planes as the kernel reads them (see complete_planes).
 struct OperandPlanes {

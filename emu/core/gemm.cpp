@@ -261,9 +261,8 @@ std::vector<std::uint32_t> gemm(const Model& model, const Instruction& in, int m
             b_exp[at + kk * kLanes + l] = v.exponent;
           }
         }
-        for (std::size_t l = 0; l < kLanes; ++l)
-          detail::complete_planes(first, b_sig.data() + at + l, b_exp.data() + at + l, b_near.data() + at + l,
-                                  b_max.data() + ((g * S + t) * blocks) * kLanes + l, kLanes, kLanes);
+        detail::complete_planes(first, b_sig.data() + at, b_exp.data() + at, b_near.data() + at,
+                                b_max.data() + ((g * S + t) * blocks) * kLanes, kLanes, kLanes, kLanes);
       }
     });
   });

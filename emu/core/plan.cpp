@@ -128,24 +128,27 @@ PlaneValue plane_value(Format storage, Format seen, std::uint32_t bits, float sc
 }
 
 void complete_planes(const MmaPlan& plan, const float* sig, const std::int32_t* exp, float* near,
-                     std::int32_t* block_max, std::size_t stride, std::size_t block_stride) {
+                     std::int32_t* block_max, std::size_t stride, std::size_t block_stride, std::size_t lanes) {
   auto finite = [](std::int32_t e) { return e > kZeroExponent / 2 && e < kSpecialExponent / 2; };
+  auto pow2 = [](int e) { return std::bit_cast<float>(static_cast<std::uint32_t>(e + 127) << 23); };  // -126..127
   for (std::size_t bi = 0; bi < plan.blocks.size(); ++bi) {
     const PlanBlock& b = plan.blocks[bi];
-    std::int32_t top = kEmptyBlock;
+    std::int32_t* top = block_max + bi * block_stride;
+    for (std::size_t l = 0; l < lanes; ++l) top[l] = kEmptyBlock;
     for (int t = b.first; t < b.last; ++t) {
-      const std::int32_t e = exp[static_cast<std::size_t>(t) * stride];
-      if (finite(e)) top = std::max(top, e);
+      const std::int32_t* e = exp + static_cast<std::size_t>(t) * stride;
+      for (std::size_t l = 0; l < lanes; ++l) top[l] = finite(e[l]) ? std::max(top[l], e[l]) : top[l];
     }
-    block_max[bi * block_stride] = top;
     for (int t = b.first; t < b.last; ++t) {
       const auto at = static_cast<std::size_t>(t) * stride;
-      // Below float's range the value is not exact: the kernel only uses it where its term
-      // truncates to zero (fast_kernel_body.inc).
-      const int down = exp[at] - top;  // <= 0
-      near[at] = !finite(exp[at]) ? 0.0f
-                 : down >= -126   ? sig[at] * std::bit_cast<float>(static_cast<std::uint32_t>(down + 127) << 23)
-                                  : std::ldexp(sig[at], down);
+      // Two factors of at least 2^-126 each: exact wherever the result is a normal float. Below
+      // that it is not, and the kernel only uses it where its term truncates to zero
+      // (fast_kernel_body.inc).
+      for (std::size_t l = 0; l < lanes; ++l) {
+        const int down = std::max(exp[at + l] - top[l], -252);  // <= 0
+        const float scaled = sig[at + l] * pow2(std::max(down, -126)) * pow2(std::min(0, down + 126));
+        near[at + l] = finite(exp[at + l]) ? scaled : 0.0f;
+      }
     }
   }
 }
@@ -179,7 +182,6 @@ std::size_t mma_batch(const MmaPlan& plan, std::size_t count, const std::uint32_
           as[j * kLanes + l] = bs[j * kLanes + l] = an[j * kLanes + l] = bn[j * kLanes + l] = 0.0f;
           ae[j * kLanes + l] = be[j * kLanes + l] = detail::kZeroExponent;
         }
-        for (std::size_t bi = 0; bi < plan.blocks.size(); ++bi) amax[bi * kLanes + l] = bmax[bi * kLanes + l] = detail::kEmptyBlock;
         continue;
       }
       const std::size_t t = t0 + l;
@@ -193,9 +195,9 @@ std::size_t mma_batch(const MmaPlan& plan, std::size_t count, const std::uint32_
         bs[j * kLanes + l] = pb.significand;
         be[j * kLanes + l] = pb.exponent;
       }
-      detail::complete_planes(plan, as.data() + l, ae.data() + l, an.data() + l, amax.data() + l, kLanes, kLanes);
-      detail::complete_planes(plan, bs.data() + l, be.data() + l, bn.data() + l, bmax.data() + l, kLanes, kLanes);
     }
+    detail::complete_planes(plan, as.data(), ae.data(), an.data(), amax.data(), kLanes, kLanes, kLanes);
+    detail::complete_planes(plan, bs.data(), be.data(), bn.data(), bmax.data(), kLanes, kLanes, kLanes);
     std::uint32_t fail = kern.batch_step(plan, {as.data(), an.data(), ae.data(), amax.data()},
                                          {bs.data(), bn.data(), be.data(), bmax.data()}, acc);
     for (std::size_t l = 0; l < lanes; ++l) {
