@@ -117,6 +117,28 @@ RC_GTEST_PROP(FastPath, HardCasesEqualReference, ()) {
   }
 }
 
+// Parameters near every built-in model (one to four fields changed): whatever the plan compiles
+// to, mma_batch equals the reference datapath on hard cases.
+RC_GTEST_PROP(FastPath, PerturbedModelsEqualReference, ()) {
+  const int sm = *rc::gen::element(70, 75, 80, 86, 89, 90, 100);
+  const auto all = distinct_instructions(sm);
+  const Instruction in = *rc::gen::elementOf(all);
+  const DatapathParams p = test::pick_params(in, sm);
+  const MmaPlan plan = compile_plan(p, in);
+  std::vector<std::uint32_t> a, b, c, d(24);
+  for (std::size_t t = 0; t < d.size(); ++t) {
+    const auto pc = test::pick_case(in, *rc::gen::inRange(0, 3));
+    a.insert(a.end(), pc.a.begin(), pc.a.end());
+    b.insert(b.end(), pc.b.begin(), pc.b.end());
+    c.push_back(pc.c);
+  }
+  mma_batch(plan, d.size(), a.data(), b.data(), c.data(), d.data());
+  const auto k = static_cast<std::size_t>(in.k);
+  for (std::size_t t = 0; t < d.size(); ++t)
+    RC_ASSERT(d[t] == mma_element_reference(p, in, {a.data() + t * k, k}, {b.data() + t * k, k}, c[t]));
+  RC_TAG(plan.fast ? "fast plan" : "reference-only plan");
+}
+
 // Random instruction, distribution, shape, k_order and split_k: the fast GEMM equals the
 // reference GEMM element for element.
 RC_GTEST_PROP(FastPath, GemmEqualsReferenceGemm, ()) {

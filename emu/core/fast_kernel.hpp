@@ -3,8 +3,6 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
-#include <string>
 
 #include "tcnum/core/plan.hpp"
 
@@ -61,14 +59,21 @@ struct PlaneDecode {
   }
 };
 
-// Calls fn(decoder) with the decoder of (storage, seen): same formats, or fp8 unpacked to f16.
+// Any other unpacking (storage -> seen, exact): through to_double, then seen's fields.
+PlaneValue plane_value_converted(Format storage, Format seen, std::uint32_t bits, float scale);
+struct ConvertingPlaneDecode {
+  Format storage, seen;
+  PlaneValue operator()(std::uint32_t r, float scale) const { return plane_value_converted(storage, seen, r, scale); }
+};
+
+// Calls fn(decoder) with the decoder of (storage, seen): same formats, fp8 unpacked to f16 (both
+// inlined), or any other exact unpacking.
 template <class Fn>
 decltype(auto) with_plane_decoder(Format storage, Format seen, Fn&& fn) {
   if (storage != seen) {
     if (seen == Format::fp16 && storage == Format::e4m3) return fn(PlaneDecode<Format::e4m3, Format::fp16>{});
     if (seen == Format::fp16 && storage == Format::e5m2) return fn(PlaneDecode<Format::e5m2, Format::fp16>{});
-    throw std::invalid_argument("no operand decoder from " + std::string(name_of(storage)) + " to " +
-                                std::string(name_of(seen)));
+    return fn(ConvertingPlaneDecode{storage, seen});
   }
   switch (seen) {
     case Format::bf16: return fn(PlaneDecode<Format::bf16, Format::bf16>{});

@@ -30,6 +30,8 @@ std::string build_program(MmaPlan& plan, int block) {
     return "C, D or the block format is not fp32/f16";
   if (p.frac_bits > 28) return "more than 28 kept fraction bits";
   const int fa = spec(plan.a_seen).frac_bits, fb = spec(plan.b_seen).frac_bits;
+  // Products of two significands of at most 11 bits are exact in a float.
+  if (fa > 10 || fb > 10) return "operands (after unpack_format) wider than 11 significant bits";
   plan.product_shift = p.frac_bits - fa - fb;
   // Every aligned product term is below (2^(fa+1) - 1)(2^(fb+1) - 1)·2^shift; a block's sum of
   // them must fit int32.
@@ -122,6 +124,18 @@ MmaPlan compile_plan(const DatapathParams& p, const Instruction& in) {
 namespace detail {
 
 std::uint32_t fp8_to_f16(Format storage, std::uint32_t bits) { return unpack_bits(storage, Format::fp16, bits); }
+
+PlaneValue plane_value_converted(Format storage, Format seen, std::uint32_t bits, float scale) {
+  const std::uint32_t r = unpack_bits(storage, seen, bits);
+  switch (seen) {
+    case Format::bf16: return PlaneDecode<Format::bf16, Format::bf16>{}(r, scale);
+    case Format::fp16: return PlaneDecode<Format::fp16, Format::fp16>{}(r, scale);
+    case Format::tf32: return PlaneDecode<Format::tf32, Format::tf32>{}(r, scale);
+    case Format::e4m3: return PlaneDecode<Format::e4m3, Format::e4m3>{}(r, scale);
+    case Format::e5m2: return PlaneDecode<Format::e5m2, Format::e5m2>{}(r, scale);
+    default: return PlaneDecode<Format::fp32, Format::fp32>{}(r, scale);
+  }
+}
 
 PlaneValue plane_value(Format storage, Format seen, std::uint32_t bits, float scale) {
   return with_plane_decoder(storage, seen, [&](auto decode) { return decode(bits, scale); });
