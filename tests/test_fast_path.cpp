@@ -13,6 +13,7 @@
 #include "tcnum/core/dot.hpp"
 #include "tcnum/core/gemm.hpp"
 #include "tcnum/reference/generators.hpp"
+#include "tcnum/characterize/features.hpp"
 #include "tcnum/core/plan.hpp"
 #include "test_support.hpp"
 
@@ -134,8 +135,18 @@ RC_GTEST_PROP(FastPath, PerturbedModelsEqualReference, ()) {
   }
   mma_batch(plan, d.size(), a.data(), b.data(), c.data(), d.data());
   const auto k = static_cast<std::size_t>(in.k);
-  for (std::size_t t = 0; t < d.size(); ++t)
-    RC_ASSERT(d[t] == mma_element_reference(p, in, {a.data() + t * k, k}, {b.data() + t * k, k}, c[t]));
+  RC_LOG() << in.name << ": " << features::params_text(p) << (plan.fast ? " (fast)" : " (reference only)") << "\n";
+  for (std::size_t t = 0; t < d.size(); ++t) {
+    const std::uint32_t want = mma_element_reference(p, in, {a.data() + t * k, k}, {b.data() + t * k, k}, c[t]);
+    if (d[t] != want) {
+      RC_LOG() << "case " << t << ": a";
+      for (std::size_t j = 0; j < k; ++j) RC_LOG() << " " << test::hex(a[t * k + j]);
+      RC_LOG() << "\n  b";
+      for (std::size_t j = 0; j < k; ++j) RC_LOG() << " " << test::hex(b[t * k + j]);
+      RC_LOG() << "\n  c " << test::hex(c[t]) << " fast " << test::hex(d[t]) << " reference " << test::hex(want) << "\n";
+    }
+    RC_ASSERT(d[t] == want);
+  }
   RC_TAG(plan.fast ? "fast plan" : "reference-only plan");
 }
 

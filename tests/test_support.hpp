@@ -13,6 +13,7 @@
 
 #include "tcnum/core/format.hpp"
 #include "tcnum/core/instruction.hpp"
+#include "tcnum/core/model.hpp"
 
 namespace tcnum::test {
 

@@ -50,9 +50,11 @@ std::string build_program(MmaPlan& plan, int block) {
       b.target = p.block_format;
       b.nearest_even = p.block_rounding == Rounding::nearest_even;
       b.target_frac_bits = spec(p.block_format).frac_bits;
-      if (p.block_result_frac_bits > 0 && p.block_result_frac_bits < b.target_frac_bits) {
+      if (p.block_result_frac_bits > 0) {
+        // RNE to the cut and again to the format is a double rounding, whatever the cut's width;
+        // toward zero, the narrower of the two truncations is all that remains.
         if (b.nearest_even) return "a rounded (RNE) cut of block results";
-        b.target_frac_bits = p.block_result_frac_bits;
+        b.target_frac_bits = std::min(b.target_frac_bits, p.block_result_frac_bits);
       }
     } else {
       b.target = in.d_type;
