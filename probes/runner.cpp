@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -44,14 +46,19 @@ struct DeviceBuffer {
   }
 };
 
+// Read once per device and process: campaigns call run_tiles thousands of times.
 cudaDeviceProp properties(int device) {
+  static std::mutex mutex;
+  static std::map<int, cudaDeviceProp> known;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = known.find(device); it != known.end()) return it->second;
   int count = 0;
   check(cudaGetDeviceCount(&count), "counting CUDA devices");
   if (device < 0 || device >= count)
     throw DeviceError("no CUDA device " + std::to_string(device) + " (" + std::to_string(count) + " present)");
   cudaDeviceProp p{};
   check(cudaGetDeviceProperties(&p, device), "reading the properties of device " + std::to_string(device));
-  return p;
+  return known.emplace(device, p).first->second;
 }
 
 std::string describe(const cudaDeviceProp& p, int device) {

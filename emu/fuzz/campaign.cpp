@@ -384,7 +384,13 @@ class Campaign {
   const MmaPlan& plan_of(std::size_t pair) const { return plans_[pair / cfg_.distributions.size()]; }
   int dist_of(std::size_t pair) const { return static_cast<int>(pair % cfg_.distributions.size()); }
 
-  void generate_work(Work& w) const {
+  void generate_work(Work& w) {
+    const auto t0 = Clock::now();
+    generate_cases(w);
+    busy_.generate_s += seconds(t0, Clock::now());
+  }
+
+  void generate_cases(Work& w) const {
     const Instruction& in = instr_of(w.pair);
     const std::size_t K = static_cast<std::size_t>(in.k);
     w.a.resize(w.n * K);
@@ -411,17 +417,24 @@ class Campaign {
       Work& w = works[i];
       const Instruction& in = instr_of(w.pair);
       auto on_device = std::async(std::launch::async, [&] {
+        const auto t0 = Clock::now();
         device_.run(in, w.n, w.a.data(), w.b.data(), w.c.data(), w.dev.data());
+        return seconds(t0, Clock::now());
       });
+      const auto t0 = Clock::now();
       try {
         evaluate(plan_of(w.pair), w.n, w.a.data(), w.b.data(), w.c.data(), w.emu.data(), threads_);
+        busy_.emulator_s += seconds(t0, Clock::now());
         if (i + 1 < works.size()) generate_work(works[i + 1]);
       } catch (...) {
         on_device.wait();
         throw;
       }
-      on_device.get();
+      busy_.device_s += on_device.get();
+      const auto t2 = Clock::now();
+      busy_.wait_s += seconds(t0, t2);
       compare(w);
+      busy_.compare_s += seconds(t2, Clock::now());
       w = Work{};  // keeps at most two pairs' buffers alive
       if (after_pair()) return;
     }
@@ -530,7 +543,12 @@ class Campaign {
               {"simd", simd_path()},
               {"session_cases", session_cases},
               {"session_s", session_s_},
-              {"cases_per_s", rate}}}};
+              {"cases_per_s", rate},
+              {"device_s", busy_.device_s},
+              {"emulator_s", busy_.emulator_s},
+              {"generate_s", busy_.generate_s},
+              {"compare_s", busy_.compare_s},
+              {"device_pair_wall_s", busy_.wait_s}}}};
   }
 
   // Raw mismatches are appended as one gzip member per checkpoint (readers see one stream); the
@@ -577,6 +595,11 @@ class Campaign {
   std::vector<std::pair<std::string, std::string>> pair_names_;
   State state_;
   double session_s_ = 0;
+  // Where this session's time went: the device's runs overlap the emulator and the generation
+  // of the next pair; wait_s is from launching a pair on the device to having both results.
+  struct {
+    double device_s = 0, emulator_s = 0, generate_s = 0, wait_s = 0, compare_s = 0;
+  } busy_;
 };
 
 }  // namespace
