@@ -4,6 +4,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstring>
 #include <sstream>
@@ -23,21 +24,32 @@ bool parse_hex_run(const std::string& field, Format f, int count, std::vector<st
           " hex digits for " + std::string(name_of(f)) + ", got " + std::to_string(field.size()) + " characters";
     return false;
   }
-  out.clear();
+  // One table lookup per digit: 0..15, or 16 for anything that is not a lowercase hex digit.
+  static constexpr auto kDigit = [] {
+    std::array<std::uint8_t, 256> t{};
+    t.fill(16);
+    for (int c = '0'; c <= '9'; ++c) t[static_cast<std::size_t>(c)] = static_cast<std::uint8_t>(c - '0');
+    for (int c = 'a'; c <= 'f'; ++c) t[static_cast<std::size_t>(c)] = static_cast<std::uint8_t>(c - 'a' + 10);
+    return t;
+  }();
+  out.resize(static_cast<std::size_t>(count));
+  const auto* p = reinterpret_cast<const unsigned char*>(field.data());
   for (int i = 0; i < count; ++i) {
-    std::uint32_t v = 0;
+    std::uint32_t v = 0, bad = 0;
     for (int j = 0; j < width; ++j) {
-      const char ch = field[i * width + j];
-      int digit;
-      if (ch >= '0' && ch <= '9') digit = ch - '0';
-      else if (ch >= 'a' && ch <= 'f') digit = ch - 'a' + 10;
-      else {
-        why = std::string(what) + ": '" + ch + "' is not a lowercase hex digit";
-        return false;
-      }
-      v = (v << 4) | static_cast<std::uint32_t>(digit);
+      const std::uint32_t digit = kDigit[p[i * width + j]];
+      bad |= digit & 16u;
+      v = (v << 4) | (digit & 15u);
     }
-    out.push_back(v);
+    if (bad) {
+      for (int j = 0; j < width; ++j)
+        if (kDigit[p[i * width + j]] == 16) {
+          why = std::string(what) + ": '" + field[static_cast<std::size_t>(i * width + j)] + "' is not a lowercase hex digit";
+          break;
+        }
+      return false;
+    }
+    out[static_cast<std::size_t>(i)] = v;
   }
   return true;
 }
@@ -77,9 +89,19 @@ std::optional<CorpusCase> parse_case_line(const std::string& line, std::string& 
   }
   CorpusCase k;
   k.arch = fields[0];
+  // A corpus file repeats one instruction line after line: the last lookup is kept.
+  thread_local std::string last_arch, last_name;
+  thread_local std::optional<std::pair<int, Instruction>> last;
   try {
-    k.sm = parse_arch(fields[0]);
-    k.instruction = find_instruction(fields[1], k.sm);
+    if (!last || fields[0] != last_arch || fields[1] != last_name) {
+      last.reset();
+      const int sm = parse_arch(fields[0]);
+      last.emplace(sm, find_instruction(fields[1], sm));
+      last_arch = fields[0];
+      last_name = fields[1];
+    }
+    k.sm = last->first;
+    k.instruction = last->second;
   } catch (const std::invalid_argument& e) {
     why = e.what();
     if (auto nl = why.find('\n'); nl != std::string::npos) why = why.substr(0, nl) + " (see numprobe list)";

@@ -1,5 +1,7 @@
 // numprobe replay: re-evaluate recorded device cases with a model, bit for bit.
+#include <atomic>
 #include <cmath>
+#include <thread>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -23,34 +25,68 @@ struct ReplayOptions {
   int max_errors = 20;
   bool json = false;
   bool allow_empty = false;
+  int threads = 0;
+};
+
+// One file's outcome, kept until the files before it have been printed.
+struct FileResult {
+  tcnum::ReplayTally tally;
+  std::vector<tcnum::ReplayIssue> issues;  // the first max_errors of them
+  std::size_t issue_count = 0;
+  std::string error;  // the file could not be read at all
 };
 
 int run_replay(const ReplayOptions& o) {
   std::optional<tcnum::Model> model;
   if (!o.model_file.empty()) model = tcnum::load_model_file(o.model_file);
+  // Files are replayed in parallel (one file per worker at a time) and reported in order.
+  std::vector<FileResult> results(o.files.size());
+  std::vector<std::atomic<bool>> done(o.files.size());
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t f; (f = next.fetch_add(1)) < o.files.size();) {
+      FileResult& r = results[f];
+      try {
+        r.tally = tcnum::replay_file(o.files[f], model ? &*model : nullptr, [&](const tcnum::ReplayIssue& is) {
+          if (r.issue_count++ < static_cast<std::size_t>(o.max_errors)) r.issues.push_back(is);
+        });
+      } catch (const std::exception& e) {
+        r.error = e.what();
+      }
+      done[f].store(true, std::memory_order_release);
+      done[f].notify_all();
+    }
+  };
+  const int threads = std::max(1, std::min<int>(o.threads > 0 ? o.threads : static_cast<int>(std::thread::hardware_concurrency()),
+                                                static_cast<int>(o.files.size())));
+  std::vector<std::jthread> pool;
+  for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
+
   std::size_t passed = 0, failed = 0;
   int shown = 0;
   nlohmann::json report = nlohmann::json::array();
-  for (const auto& file : o.files) {
-    tcnum::ReplayTally t;
-    try {
-      t = tcnum::replay_file(file, model ? &*model : nullptr, [&](const tcnum::ReplayIssue& is) {
-        if (shown >= o.max_errors) return;
-        ++shown;
-        if (is.malformed) {
-          std::cout << is.file << ":" << is.line << ": malformed: " << is.reason << "\n";
-          return;
-        }
-        const auto& k = *is.kase;
-        const auto f = k.instruction.d_type;
-        std::cout << is.file << ":" << is.line << ": mismatch " << k.arch << " " << k.instruction.name
-                  << "\n  device   " << describe(f, k.d) << "\n  emulator " << describe(f, is.emulated) << "\n";
-      });
-    } catch (const std::exception& e) {
-      std::cout << file << ": error: " << e.what() << "\n";
+  for (std::size_t f = 0; f < o.files.size(); ++f) {
+    done[f].wait(false, std::memory_order_acquire);
+    const std::string& file = o.files[f];
+    const FileResult& r = results[f];
+    if (!r.error.empty()) {
+      std::cout << file << ": error: " << r.error << "\n";
       ++failed;
       continue;
     }
+    for (const auto& is : r.issues) {
+      if (shown >= o.max_errors) break;
+      ++shown;
+      if (is.malformed) {
+        std::cout << is.file << ":" << is.line << ": malformed: " << is.reason << "\n";
+        continue;
+      }
+      const auto& k = *is.kase;
+      const auto fmt = k.instruction.d_type;
+      std::cout << is.file << ":" << is.line << ": mismatch " << k.arch << " " << k.instruction.name
+                << "\n  device   " << describe(fmt, k.d) << "\n  emulator " << describe(fmt, is.emulated) << "\n";
+    }
+    const tcnum::ReplayTally& t = r.tally;
     // A file with no case proves nothing: an empty or unreadable corpus must not pass.
     if (t.passed + t.failed == 0 && !o.allow_empty) {
       std::cout << file << ": error: no cases in " << file << " (--allow-empty accepts this)\n";
@@ -77,6 +113,9 @@ void register_replay(CLI::App& app) {
       ->check(CLI::ExistingFile);
   cmd->add_option("--max-errors", o->max_errors, "mismatches to print")->capture_default_str();
   cmd->add_flag("--json", o->json, "also print a per-file JSON summary on stderr");
+  cmd->add_option("--threads", o->threads, "files replayed at once (0 = every core)")
+      ->check(CLI::Range(0, 4096))
+      ->capture_default_str();
   cmd->add_flag("--allow-empty", o->allow_empty, "accept a file with no case (otherwise an error)");
   cmd->footer("Ends with 'N passed, M failed'; exit status 0 only when M is 0 and every file held a case.");
   cmd->callback([o] { exit_code() = run_replay(*o); });
