@@ -49,6 +49,8 @@ TEST(FastPath, EqualsReferenceOnEveryInstructionAndDistribution) {
         for (std::size_t t = 0; t < cases.size(); ++t) {
           const std::uint32_t want = mma_element_reference(plan.params, in, cases[t].a, cases[t].b, cases[t].c);
           ASSERT_EQ(d[t], want) << "sm_" << sm << " " << in.name << " " << dist << " case " << t;
+          ASSERT_EQ(mma_element(plan, cases[t].a, cases[t].b, cases[t].c), want)
+              << "scalar path: sm_" << sm << " " << in.name << " " << dist << " case " << t;
           ++checked;
         }
       }
@@ -115,6 +117,7 @@ RC_GTEST_PROP(FastPath, HardCasesEqualReference, ()) {
     const std::uint32_t want =
         mma_element_reference(plan.params, in, {a.data() + t * k, k}, {b.data() + t * k, k}, c[t]);
     RC_ASSERT(d[t] == want);
+    RC_ASSERT(mma_element(plan, {a.data() + t * k, k}, {b.data() + t * k, k}, c[t]) == want);  // scalar path
   }
 }
 
@@ -146,6 +149,7 @@ RC_GTEST_PROP(FastPath, PerturbedModelsEqualReference, ()) {
       RC_LOG() << "\n  c " << test::hex(c[t]) << " fast " << test::hex(d[t]) << " reference " << test::hex(want) << "\n";
     }
     RC_ASSERT(d[t] == want);
+    RC_ASSERT(mma_element(plan, {a.data() + t * k, k}, {b.data() + t * k, k}, c[t]) == want);  // scalar path
   }
   RC_TAG(plan.fast ? "fast plan" : "reference-only plan");
 }

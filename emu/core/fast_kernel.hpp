@@ -2,6 +2,7 @@
 // Internal to the library; gemm.cpp and plan.cpp drive it.
 #pragma once
 #include <cstddef>
+#include <array>
 #include <cstdint>
 
 #include "tcnum/core/plan.hpp"
@@ -29,6 +30,8 @@ PlaneValue plane_value(Format storage, Format seen, std::uint32_t bits, float sc
 
 // fp8 -> f16 (exact), through a table of the 256 patterns.
 std::uint32_t fp8_to_f16(Format storage, std::uint32_t bits);
+// The plane values of the 256 e4m3 / e5m2 patterns as f16 sees them (scale 1).
+extern const std::array<PlaneValue, 256> kE4m3AsF16, kE5m2AsF16;
 
 // One format's fields as compile-time constants: raw pattern r (fields from bit 0) -> plane value.
 template <int kExpBits, int kFracBits, bool kHasInf>
@@ -49,8 +52,13 @@ inline PlaneValue decode_fields(std::uint32_t r, float scale) {
 template <Format kStorage, Format kSeen>
 struct PlaneDecode {
   PlaneValue operator()(std::uint32_t r, float scale) const {
-    if constexpr (kStorage != kSeen) r = fp8_to_f16(kStorage, r);
-    if constexpr (kSeen == Format::bf16) return decode_fields<8, 7, true>(r & 0xffffu, scale);
+    if constexpr (kStorage != kSeen) {
+      static_assert(kSeen == Format::fp16 && (kStorage == Format::e4m3 || kStorage == Format::e5m2));
+      PlaneValue v = (kStorage == Format::e4m3 ? kE4m3AsF16 : kE5m2AsF16)[r & 0xffu];
+      v.significand *= scale;
+      return v;
+    }
+    else if constexpr (kSeen == Format::bf16) return decode_fields<8, 7, true>(r & 0xffffu, scale);
     else if constexpr (kSeen == Format::fp16) return decode_fields<5, 10, true>(r & 0xffffu, scale);
     else if constexpr (kSeen == Format::tf32) return decode_fields<8, 10, true>(r >> 13, scale);
     else if constexpr (kSeen == Format::e4m3) return decode_fields<4, 3, false>(r & 0xffu, scale);
