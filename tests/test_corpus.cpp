@@ -171,3 +171,16 @@ TEST(CorpusLine, FieldsAreCountedBeforeSplitting) {
   EXPECT_FALSE(parse_case_line(std::string(1000, ' '), why));
   EXPECT_NE(why.find("got 1001"), std::string::npos) << why;
 }
+
+// Before: errors that only closing reveals (a full disk behind stdio's or gzip's buffer) were
+// ignored and the caller said "written".
+TEST(CorpusFile, AWriteErrorOnCloseIsReported) {
+  CorpusWriter full("/dev/full");
+  full.write(kGood);
+  EXPECT_THROW(full.close(), std::runtime_error);
+  CorpusWriter ok(temp_path("closed.tcc"));
+  ok.write(kGood);
+  EXPECT_NO_THROW(ok.close());
+  EXPECT_THROW(ok.write(kGood), std::logic_error);
+  std::remove(temp_path("closed.tcc").c_str());
+}

@@ -72,3 +72,54 @@ TEST(ReplayCli, DevZeroEndsWithAnError) {
   EXPECT_NE(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("/dev/zero:1: malformed: NUL byte"), std::string::npos) << r.output;
 }
+
+namespace {
+
+bool has_command(const std::string& name) { return numprobe(name + " --help").status == 0; }
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+const std::string kSmallChain = "chain --dtype fp16 --init low --max-len 2 --trials 2 --no-exact --quiet";
+
+}  // namespace
+
+// Before: "wrote /dev/full" and exit status 0.
+TEST(OutputCli, AWriteErrorFailsWithTheReason) {
+  if (!has_command("chain")) GTEST_SKIP() << "numprobe built without chain (no MPFR)";
+  const auto r = numprobe(kSmallChain + " --out /dev/full");
+  EXPECT_NE(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("cannot write '/dev/full': No space left on device"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("wrote"), std::string::npos) << r.output;
+}
+
+// Before: the existing file was truncated first, then `--k 7` failed: the data was lost.
+TEST(OutputCli, AnExistingOutputIsKeptUnlessForcedAndAFailedRunLeavesItIntact) {
+  if (!has_command("chain")) GTEST_SKIP() << "numprobe built without chain (no MPFR)";
+  const std::string precious = write_file("precious.csv", "precious data\n");
+  auto r = numprobe(kSmallChain + " --out " + precious);
+  EXPECT_NE(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("exists; give --force"), std::string::npos) << r.output;
+  EXPECT_EQ(read_file(precious), "precious data\n");
+
+  r = numprobe(kSmallChain + " --k 7 --force --out " + precious);
+  EXPECT_NE(r.status, 0) << r.output;
+  EXPECT_EQ(read_file(precious), "precious data\n");
+
+  r = numprobe(kSmallChain + " --force --out " + precious);
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(read_file(precious).rfind("dtype,init,instr", 0), 0u) << read_file(precious);
+  std::remove(precious.c_str());
+}
+
+TEST(OutputCli, FitRefusesAnExistingOutputBeforeFitting) {
+  if (!has_command("fit")) GTEST_SKIP() << "numprobe built without fit (no MPFR)";
+  const std::string precious = write_file("precious.json", "{}\n");
+  const auto r = numprobe("fit --backend emu --arch sm_80 --out " + precious);
+  EXPECT_NE(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("exists; give --force"), std::string::npos) << r.output;
+  EXPECT_EQ(read_file(precious), "{}\n");
+  std::remove(precious.c_str());
+}

@@ -218,11 +218,23 @@ CorpusWriter::CorpusWriter(const std::string& path, bool append) : impl_(std::ma
 }
 
 CorpusWriter::~CorpusWriter() {
+  // Not closed by close() (an exception is unwinding): keep what was written, report nothing.
   if (impl_->gz) gzclose(impl_->gz);
   if (impl_->plain) std::fclose(impl_->plain);
 }
 
+void CorpusWriter::close() {
+  // gzip and stdio buffer: a full disk is often reported only here.
+  bool ok = true;
+  if (impl_->gz) ok = gzclose(impl_->gz) == Z_OK;
+  if (impl_->plain) ok = std::ferror(impl_->plain) == 0 && std::fclose(impl_->plain) == 0 && ok;
+  impl_->gz = nullptr;
+  impl_->plain = nullptr;
+  if (!ok) throw std::runtime_error("write failed on '" + impl_->path + "' (disk full?)");
+}
+
 void CorpusWriter::write(const std::string& line) {
+  if (!impl_->gz && !impl_->plain) throw std::logic_error("CorpusWriter: write after close");
   const std::string s = line + "\n";
   const bool ok = impl_->gz ? gzwrite(impl_->gz, s.data(), static_cast<unsigned>(s.size())) == static_cast<int>(s.size())
                             : std::fwrite(s.data(), 1, s.size(), impl_->plain) == s.size();
@@ -235,8 +247,8 @@ void CorpusWriter::comment(const std::string& text) {
 }
 
 void CorpusWriter::flush() {
-  if (impl_->gz) gzflush(impl_->gz, Z_SYNC_FLUSH);
-  if (impl_->plain) std::fflush(impl_->plain);
+  const bool ok = impl_->gz ? gzflush(impl_->gz, Z_SYNC_FLUSH) == Z_OK : std::fflush(impl_->plain) == 0;
+  if (!ok) throw std::runtime_error("write failed on '" + impl_->path + "' (disk full?)");
 }
 
 ReplayTally replay_file(const std::string& path, const Model* override_model,

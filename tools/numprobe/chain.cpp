@@ -10,9 +10,11 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "commands.hpp"
+#include "output_file.hpp"
 #include "tcnum/studies/chain.hpp"
 #include "tcnum/core/corpus.hpp"
 #include "tcnum/core/format.hpp"
@@ -44,6 +46,7 @@ struct ChainOptions {
   bool no_exact = false;
   std::string out = "chain.csv";
   std::string summary;
+  bool force = false;
   bool json = false;
   bool quiet = false;
 };
@@ -244,14 +247,14 @@ int run_chain(const ChainOptions& o) {
     }
   }
 
-  std::ofstream csv(o.out);
-  if (!csv) throw std::runtime_error("cannot write " + o.out);
+  OutputFile csv_file(o.out, o.force);
+  std::ostream& csv = csv_file.stream();
   csv << "dtype,init,instr,backend,arch,trial,n,rel_err_fp32,rel_err_exact,overflow,first_overflow,saturated,"
          "scaling,emu_match,baseline_err_exact\n";
-  std::ofstream summary;
-  if (!o.summary.empty()) {
-    summary.open(o.summary);
-    if (!summary) throw std::runtime_error("cannot write " + o.summary);
+  std::optional<OutputFile> summary_file;
+  if (!o.summary.empty()) summary_file.emplace(o.summary, o.force);
+  std::ostream& summary = summary_file ? summary_file->stream() : csv;  // csv: never written when no summary
+  if (summary_file) {
     summary << "dtype,init,instr,backend,arch,scaling,n,trials,finite,mean_rel_err_fp32,mean_rel_err_exact,"
                "median_rel_err_fp32,median_rel_err_exact,overflow_fraction,saturated_fraction,"
                "mean_baseline_err_exact\n";
@@ -388,7 +391,7 @@ int run_chain(const ChainOptions& o) {
                               {"overflow_fraction", p.overflow_fraction},
                               {"saturated_fraction", p.saturated_fraction},
                               {"mean_baseline_err_exact", jnum(p.mean_baseline_err_exact)}});
-      if (summary.is_open())
+      if (summary_file)
         summary << job.dtype << ',' << ch::name_of(cfg.init) << ',' << cfg.instr.name << ',' << o.backend << ','
                 << arch << ',' << ch::name_of(cfg.scaling) << ',' << p.n << ',' << p.trials << ',' << p.finite << ','
                 << num(p.mean_rel_err_fp32) << ',' << num(p.mean_rel_err_exact) << ','
@@ -416,6 +419,8 @@ int run_chain(const ChainOptions& o) {
                                     {"identical_links", total_cmp.identical_links},
                                     {"same_input_elements", total_elements},
                                     {"same_input_differing", total_differing}};
+  csv_file.commit();
+  if (summary_file) summary_file->commit();
   if (o.json) {
     std::cout << report.dump(1) << "\n";
   } else {
@@ -491,6 +496,7 @@ void register_chain(CLI::App& app) {
   cmd->add_flag("--no-exact", o->no_exact, "skip the exact (MPFR) reference chain");
   cmd->add_option("--out", o->out, "per-trial CSV")->capture_default_str();
   cmd->add_option("--summary", o->summary, "per-N summary CSV (means over finite trials)");
+  cmd->add_flag("--force", o->force, "overwrite existing --out/--summary files");
   cmd->add_flag("--json", o->json, "print the summary as JSON on stdout instead of the table");
   cmd->add_flag("--quiet", o->quiet, "no progress on stderr");
   cmd->footer(

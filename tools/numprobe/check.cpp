@@ -58,6 +58,7 @@ int run_check(CheckOptions o) {
     }
     std::cout << "\n";
   }
+  if (bad) bad->close();
   std::cout << total - total_bad << " passed, " << total_bad << " failed\n";
   if (o.json) std::cerr << nlohmann::json{{"seed", o.seed}, {"rows", rows}}.dump() << "\n";
   return total_bad == 0 ? 0 : 1;

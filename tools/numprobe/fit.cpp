@@ -3,8 +3,10 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "commands.hpp"
+#include "output_file.hpp"
 #include "features_print.hpp"
 
 namespace numprobe {
@@ -15,6 +17,7 @@ using namespace tcnum::features;
 
 struct FitCmdOptions {
   std::string backend = "emu", arch, model_file, instr = "all", out;
+  bool force = false;
   std::uint64_t seed = 1;
   std::size_t random_cases = 100;
   bool report = false, json = false, no_published = false;
@@ -58,6 +61,8 @@ std::string rule_text(const ModelRule& r) {
 }
 
 int run_fit(const FitCmdOptions& o) {
+  std::optional<OutputFile> out;  // opened first: an existing file is refused before a long fit
+  if (!o.out.empty()) out.emplace(o.out, o.force);
   const Backend b = make_backend(o.backend, o.arch, o.model_file);
   std::vector<Instruction> instrs;
   if (o.instr == "all") instrs = fit_instructions(b.sm);
@@ -112,10 +117,9 @@ int run_fit(const FitCmdOptions& o) {
   if (!b.device && b.model) diff_emulated = compare_models(fitted, *b.model, instrs);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  if (!o.out.empty()) {
-    std::ofstream out(o.out);
-    if (!out) throw std::runtime_error("cannot write '" + o.out + "'");
-    out << model_to_json(fitted);
+  if (out) {
+    out->stream() << model_to_json(fitted);
+    out->commit();
   }
   if (o.json) {
     std::cout << nlohmann::json{{"backend", b.description}, {"arch", "sm_" + std::to_string(b.sm)}, {"fits", jfits},
@@ -166,6 +170,7 @@ void register_fit(CLI::App& app) {
   cmd->add_option("--model", o->model_file, "emu: fit this model file instead of the built-in one")->check(CLI::ExistingFile);
   cmd->add_option("--instr", o->instr, "one instruction, or 'all' (one per family/shape/types)")->capture_default_str();
   cmd->add_option("--out", o->out, "write the fitted model here (JSON, loadable by replay --model)");
+  cmd->add_flag("--force", o->force, "overwrite an existing --out file");
   cmd->add_option("--seed", o->seed, "seed of the random verification cases")->capture_default_str();
   cmd->add_option("--random-cases", o->random_cases, "random verification cases per distribution")->capture_default_str();
   cmd->add_flag("--report", o->report, "print every feature report of every instruction");

@@ -46,6 +46,7 @@ int run_record(const RecordOptions& o) {
       std::cerr << "\r" << in.name << " " << dist << ": " << total << " cases written" << std::flush;
     }
   }
+  w.close();
   std::cerr << "\n";
   std::cout << total << " cases from " << instrs.size() << " instructions written to " << o.out << "\n";
   return 0;

@@ -56,9 +56,13 @@ class CorpusWriter {
   ~CorpusWriter();
   CorpusWriter(const CorpusWriter&) = delete;
   CorpusWriter& operator=(const CorpusWriter&) = delete;
+  // Each throws std::runtime_error on a write error (e.g. a full disk).
   void comment(const std::string& text);
   void write(const std::string& line);
   void flush();
+  // Flushes and closes, reporting errors that only closing reveals; call it before saying
+  // "written" (the destructor closes silently, keeping what was written).
+  void close();
 
  private:
   struct Impl;

@@ -1,0 +1,59 @@
+#include "output_file.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+namespace numprobe {
+
+OutputFile::OutputFile(const std::string& path, bool overwrite) : path_(path) {
+  struct stat st {};
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  if (exists && S_ISREG(st.st_mode) && !overwrite)
+    throw std::runtime_error("'" + path + "' exists; give --force to overwrite it");
+  if (exists && !S_ISREG(st.st_mode)) {
+    out_.open(path, std::ios::binary);
+  } else {
+    std::string pattern = path + ".tmp-XXXXXX";  // same folder, so the rename is atomic
+    std::vector<char> name(pattern.begin(), pattern.end());
+    name.push_back('\0');
+    const int fd = ::mkstemp(name.data());
+    if (fd < 0) throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
+    ::close(fd);
+    temp_ = name.data();
+    out_.open(temp_, std::ios::binary | std::ios::trunc);
+  }
+  if (!out_) {
+    const std::string why = std::strerror(errno);
+    if (!temp_.empty()) std::remove(temp_.c_str());
+    throw std::runtime_error("cannot write '" + path + "': " + why);
+  }
+}
+
+OutputFile::~OutputFile() {
+  if (committed_ || temp_.empty()) return;
+  out_.close();
+  std::remove(temp_.c_str());
+}
+
+void OutputFile::commit() {
+  errno = 0;
+  out_.flush();
+  out_.close();
+  if (out_.fail()) {
+    const std::string why = errno ? std::strerror(errno) : "write failed";
+    throw std::runtime_error("cannot write '" + path_ + "': " + why +
+                             (temp_.empty() ? "" : " ('" + path_ + "' is unchanged)"));
+  }
+  if (!temp_.empty() && std::rename(temp_.c_str(), path_.c_str()) != 0)
+    throw std::runtime_error("cannot rename '" + temp_ + "' to '" + path_ + "': " + std::strerror(errno));
+  committed_ = true;
+}
+
+}  // namespace numprobe
