@@ -123,3 +123,15 @@ TEST(OutputCli, FitRefusesAnExistingOutputBeforeFitting) {
   EXPECT_EQ(read_file(precious), "{}\n");
   std::remove(precious.c_str());
 }
+
+// Before: `--trials 0` printed a table of 0.0 errors and exited 0; `--trials -1` ended with
+// "numprobe: vector::reserve".
+TEST(CountOptionsCli, ZeroAndNegativeCountsAreRejected) {
+  if (!has_command("fit")) GTEST_SKIP() << "numprobe built without discover (no MPFR)";
+  for (const char* bad : {"--dtype fp16 --op profile --trials 0", "--dtype fp16 --op profile --trials -1",
+                          "chain --threads -1", "chain --k -8", "replay --max-errors -1 /dev/null"}) {
+    const auto r = numprobe(bad);
+    EXPECT_NE(r.status, 0) << bad << "\n" << r.output;
+    EXPECT_NE(r.output.find("not in range"), std::string::npos) << bad << "\n" << r.output;
+  }
+}

@@ -2,8 +2,10 @@
 #include "tcnum/core/format.hpp"
 
 #include <array>
+#include <cassert>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace tcnum {
 namespace {
@@ -46,9 +48,20 @@ int bit_length(unsigned __int128 x) {
 
 }  // namespace
 
-const FormatSpec& spec(Format f) { return kSpecs[static_cast<std::size_t>(f)]; }  // hot: no bounds check
+const FormatSpec& spec(Format f) {  // hot: checked only in debug builds; entry points call check_format
+  assert(static_cast<std::size_t>(f) < kSpecs.size());
+  return kSpecs[static_cast<std::size_t>(f)];
+}
 
-std::string_view name_of(Format f) { return spec(f).name; }
+void check_format(Format f) {
+  if (static_cast<std::size_t>(f) >= kSpecs.size())
+    throw std::invalid_argument("invalid Format value " + std::to_string(static_cast<int>(f)) + " (not one of f32, f16, bf16, tf32, e4m3, e5m2)");
+}
+
+std::string_view name_of(Format f) {
+  check_format(f);
+  return spec(f).name;
+}
 
 std::optional<Format> parse_format(std::string_view name) {
   for (std::size_t i = 0; i < kSpecs.size(); ++i)
@@ -94,6 +107,7 @@ Decoded decode(Format f, std::uint32_t bits) {
 }
 
 double to_double(Format f, std::uint32_t bits) {
+  check_format(f);
   const Decoded d = decode(f, bits);
   switch (d.kind) {
     case Decoded::Kind::nan: return std::nan("");
@@ -189,6 +203,7 @@ std::uint32_t round_pack(Format f, bool sign, unsigned __int128 magnitude, int e
 }
 
 std::uint32_t encode(Format f, double x, Rounding mode, bool satfinite) {
+  check_format(f);
   if (std::isnan(x)) return canonical_nan(f);
   const bool sign = std::signbit(x);
   if (std::isinf(x)) return satfinite ? max_finite_bits(f, sign) : infinity_bits(f, sign);

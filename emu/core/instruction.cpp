@@ -90,12 +90,28 @@ const std::vector<Instruction>& catalog() {
 
 bool available_on(const Instruction& in, int sm) { return sm >= in.min_sm && sm <= in.max_sm; }
 
+// Drops whole dot-separated qualifiers only: "mma.sync.aligned.m16n8k8.row.col..." is accepted,
+// "mma.m16n8.rowk8..." (a qualifier glued into the shape) is not.
 std::string strip_suffixes(std::string_view name) {
-  std::string s(name);
-  for (const char* junk : {".sync", ".aligned", ".row", ".col"}) {
-    for (auto pos = s.find(junk); pos != std::string::npos; pos = s.find(junk)) s.erase(pos, std::strlen(junk));
+  std::string s;
+  std::size_t start = 0;
+  while (start <= name.size()) {
+    const auto dot = name.find('.', start);
+    const auto part = name.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+    if (part != "sync" && part != "aligned" && part != "row" && part != "col") {
+      if (!s.empty() || start > 0) s += '.';
+      s += part;
+    }
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
   }
   return s;
+}
+
+[[noreturn]] void unknown_arch(const std::string& what) {
+  std::string list;
+  for (int a : kArchs) list += " sm_" + std::to_string(a);
+  throw std::invalid_argument("unknown architecture '" + what + "'; known:" + list);
 }
 
 }  // namespace
@@ -108,12 +124,9 @@ int parse_arch(std::string_view arch) {
   if (!digits.empty() && digits.back() == 'a') digits.remove_suffix(1);
   int sm = 0;
   auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), sm);
-  if (arch.substr(0, 3) != "sm_" || ec != std::errc{} || ptr != digits.data() + digits.size() ||
-      std::find(kArchs.begin(), kArchs.end(), sm) == kArchs.end()) {
-    std::string list;
-    for (int a : kArchs) list += " sm_" + std::to_string(a);
-    throw std::invalid_argument("unknown architecture '" + std::string(arch) + "'; known:" + list);
-  }
+  if (arch.substr(0, 3) != "sm_" || digits.empty() || digits[0] == '0' || ec != std::errc{} ||
+      ptr != digits.data() + digits.size() || std::find(kArchs.begin(), kArchs.end(), sm) == kArchs.end())
+    unknown_arch(std::string(arch));  // "sm_090" too: one spelling per architecture
   return sm;
 }
 
@@ -134,6 +147,7 @@ Instruction parse_instruction(std::string_view name) {
 }
 
 Instruction find_instruction(std::string_view name, int sm) {
+  if (std::find(kArchs.begin(), kArchs.end(), sm) == kArchs.end()) unknown_arch("sm_" + std::to_string(sm));
   const std::string wanted = strip_suffixes(name);
   for (const Instruction& in : catalog())
     if (in.name == wanted && available_on(in, sm)) return in;

@@ -490,9 +490,11 @@ void register_chain(CLI::App& app) {
   cmd->add_option("--scaling", o->scaling, "per-tensor scaling: auto (amax for fp8, else none), none, amax, pow2")
       ->capture_default_str();
   cmd->add_option("--rows", o->rows, "rows of A and of every D_i")->capture_default_str()->check(CLI::Range(1, 4096));
-  cmd->add_option("--k", o->k, "K = N of every B_i (0: the instruction's K)")->capture_default_str();
+  cmd->add_option("--k", o->k, "K = N of every B_i (0: the instruction's K)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65536));
   cmd->add_option("--seed", o->seed, "seed (std::mt19937_64 per trial)")->capture_default_str();
-  cmd->add_option("--threads", o->threads, "worker threads (0: all)")->capture_default_str();
+  cmd->add_option("--threads", o->threads, "worker threads (0: all)")->capture_default_str()->check(CLI::Range(0, 1024));
   cmd->add_flag("--no-exact", o->no_exact, "skip the exact (MPFR) reference chain");
   cmd->add_option("--out", o->out, "per-trial CSV")->capture_default_str();
   cmd->add_option("--summary", o->summary, "per-N summary CSV (means over finite trials)");

@@ -71,7 +71,9 @@ void register_check(CLI::App& app) {
   auto* cmd = app.add_subcommand("check", "Live check on a GPU: fresh random cases, device vs emulator, per instruction x distribution");
   cmd->add_option("--instr", o->instr, "instruction name or 'all'")->capture_default_str();
   cmd->add_option("--dist", o->dist, "distribution or 'all'")->capture_default_str();
-  cmd->add_option("--cases", o->cases, "cases per instruction and distribution")->capture_default_str();
+  cmd->add_option("--cases", o->cases, "cases per instruction and distribution")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000000));
   cmd->add_option("--seed", o->seed, "seed; 0 = from the clock")->capture_default_str();
   cmd->add_option("--wgmma-n", o->wgmma_n, "wgmma N values for --instr all")->delimiter(',')->capture_default_str();
   cmd->add_option("--model", o->model_file, "model JSON instead of the built-in model of the GPU's architecture");

@@ -276,7 +276,9 @@ void register_discover(CLI::App& app) {
   app.add_option("--acc", o->acc, "C/D type: f32 or f16 (where the dtype has it)")->capture_default_str();
   app.add_option("--c-init", o->c_init, "profiling: draw C in its own format (own) or in the input format (input)")
       ->capture_default_str();
-  app.add_option("--trials", o->trials, "profiling: trials per cell")->capture_default_str();
+  app.add_option("--trials", o->trials, "profiling: trials per cell")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000000));
   app.add_option("--seed", o->seed, "profiling: seed of the N(0,1) draws")->capture_default_str();
   app.add_flag("--json", o->json, "JSON on stdout instead of tables");
   app.footer(app.get_footer() +

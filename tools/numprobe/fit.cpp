@@ -172,7 +172,9 @@ void register_fit(CLI::App& app) {
   cmd->add_option("--out", o->out, "write the fitted model here (JSON, loadable by replay --model)");
   cmd->add_flag("--force", o->force, "overwrite an existing --out file");
   cmd->add_option("--seed", o->seed, "seed of the random verification cases")->capture_default_str();
-  cmd->add_option("--random-cases", o->random_cases, "random verification cases per distribution")->capture_default_str();
+  cmd->add_option("--random-cases", o->random_cases, "random verification cases per distribution")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 100000000));
   cmd->add_flag("--report", o->report, "print every feature report of every instruction");
   cmd->add_flag("--no-published", o->no_published, "skip the published recipes' cross-checks (faster on a GPU)");
   cmd->add_flag("--json", o->json, "JSON on stdout");

@@ -60,7 +60,9 @@ void register_record(CLI::App& app) {
   auto* cmd = app.add_subcommand("record", "Record device results as corpus lines (needs a GPU)");
   cmd->add_option("--instr", o->instr, "instruction name or 'all'")->capture_default_str();
   cmd->add_option("--dist", o->dist, "normal, randbits, spread, cancel, special, subnorm, or all")->capture_default_str();
-  cmd->add_option("--cases", o->cases, "cases per instruction and distribution")->capture_default_str();
+  cmd->add_option("--cases", o->cases, "cases per instruction and distribution")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000000));
   cmd->add_option("--seed", o->seed, "seed (same seed, same inputs)")->capture_default_str();
   cmd->add_option("--wgmma-n", o->wgmma_n, "wgmma N values probed by --instr all")->delimiter(',')->capture_default_str();
   cmd->add_option("--out", o->out, "corpus file (.tcc or .tcc.gz)")->required();

@@ -111,7 +111,9 @@ void register_replay(CLI::App& app) {
   cmd->add_option("files", o->files, "corpus files")->required()->check(CLI::ExistingFile);
   cmd->add_option("--model", o->model_file, "model JSON file instead of each arch's built-in model")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--max-errors", o->max_errors, "mismatches to print")->capture_default_str();
+  cmd->add_option("--max-errors", o->max_errors, "mismatches to print")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1 << 30));
   cmd->add_flag("--json", o->json, "also print a per-file JSON summary on stderr");
   cmd->add_option("--threads", o->threads, "files replayed at once (0 = every core)")
       ->check(CLI::Range(0, 4096))

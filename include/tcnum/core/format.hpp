@@ -35,7 +35,11 @@ struct FormatSpec {
   int value_bits() const { return (is_signed ? 1 : 0) + exp_bits + frac_bits; }
 };
 
+// spec() is on the hot path and does not check its argument (debug builds assert). A Format
+// cast from bad data is rejected where data enters: check_format, name_of, to_double, encode
+// throw std::invalid_argument for a value outside the enum.
 const FormatSpec& spec(Format f);
+void check_format(Format f);
 std::optional<Format> parse_format(std::string_view name);
 std::string_view name_of(Format f);
 
