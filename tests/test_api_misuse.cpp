@@ -25,15 +25,13 @@ std::string error_of(auto&& call) {
 
 // Before: an out-of-range Format indexed past the format table.
 TEST(ApiMisuse, AnOutOfRangeFormatIsRejectedWhereItEnters) {
-  const auto bad = static_cast<Format>(6), worse = static_cast<Format>(200);
-  for (Format f : {bad, worse}) {
+  for (Format f : {static_cast<Format>(100), static_cast<Format>(255)}) {
     EXPECT_NE(error_of([&] { check_format(f); }).find("invalid Format value"), std::string::npos);
     EXPECT_THROW(name_of(f), std::invalid_argument);
     EXPECT_THROW(to_double(f, 0), std::invalid_argument);
     EXPECT_THROW(encode(f, 1.0), std::invalid_argument);
   }
-  for (Format f : {Format::fp32, Format::fp16, Format::bf16, Format::tf32, Format::e4m3, Format::e5m2})
-    EXPECT_NO_THROW(check_format(f));
+  for (const char* name : {"f32", "f16", "bf16", "tf32", "e4m3", "e5m2"}) EXPECT_NO_THROW(check_format(*parse_format(name)));
 }
 
 // Before: sm 95 gave "not available on sm_95; valid names there:" followed by nothing.

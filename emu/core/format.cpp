@@ -54,8 +54,10 @@ const FormatSpec& spec(Format f) {  // hot: checked only in debug builds; entry 
 }
 
 void check_format(Format f) {
-  if (static_cast<std::size_t>(f) >= kSpecs.size())
-    throw std::invalid_argument("invalid Format value " + std::to_string(static_cast<int>(f)) + " (not one of f32, f16, bf16, tf32, e4m3, e5m2)");
+  if (static_cast<std::size_t>(f) < kSpecs.size()) return;
+  std::string names;
+  for (const FormatSpec& s : kSpecs) names += std::string(names.empty() ? "" : ", ") + s.name;
+  throw std::invalid_argument("invalid Format value " + std::to_string(static_cast<int>(f)) + " (not one of " + names + ")");
 }
 
 std::string_view name_of(Format f) {
