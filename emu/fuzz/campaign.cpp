@@ -150,7 +150,7 @@ struct PairState {
 
 struct Signature {
   std::string instruction;
-  CaseClass cls = CaseClass::rounding;
+  std::string cls;  // a neighbouring model's change ("frac_bits=24") or a region class
   std::uint64_t count = 0;
   int dist = 0;              // the representative: the first case by (distribution, case index)
   std::uint64_t case_index = 0;
@@ -172,7 +172,7 @@ struct State {
   bool complete = false;
 };
 
-std::string signature_key(const std::string& instr, CaseClass c) { return instr + " " + std::string(class_name(c)); }
+std::string signature_key(const std::string& instr, const std::string& cls) { return instr + " " + cls; }
 
 json config_json(const CampaignConfig& cfg, const Model& model) {
   json instrs = json::array();
@@ -194,7 +194,7 @@ json state_json(const State& s) {
   for (const auto& p : s.pairs) pairs.push_back({p.cases, p.mismatches, p.next_batch});
   for (const auto& [key, g] : s.signatures)
     sigs.push_back({{"instruction", g.instruction},
-                    {"class", class_name(g.cls)},
+                    {"class", g.cls},
                     {"count", g.count},
                     {"dist", g.dist},
                     {"case", g.case_index},
@@ -213,9 +213,7 @@ State state_from_json(const json& j, std::size_t pairs) {
   for (const auto& g : j.at("signatures")) {
     Signature sig;
     sig.instruction = g.at("instruction");
-    const auto cls = parse_class(g.at("class").get<std::string>());
-    if (!cls) throw std::runtime_error("checkpoint: unknown class " + g.at("class").dump());
-    sig.cls = *cls;
+    sig.cls = g.at("class");
     sig.count = g.at("count");
     sig.dist = g.at("dist");
     sig.case_index = g.at("case");
@@ -450,7 +448,7 @@ class Campaign {
       const std::size_t bi = std::upper_bound(w.offsets.begin(), w.offsets.end(), i) - w.offsets.begin() - 1;
       const std::uint64_t case_index = w.batches[bi] * cfg_.batch + (i - w.offsets[bi]);
       const std::span<const std::uint32_t> a(w.a.data() + i * K, K), b(w.b.data() + i * K, K);
-      const CaseClass cls = classify(in, plan_of(w.pair).params, a, b, w.c[i], w.emu[i], w.dev[i]);
+      const std::string cls = explain(w.pair / cfg_.distributions.size(), a, b, w.c[i], w.emu[i], w.dev[i]);
       const std::string line = format_case_line(cfg_.arch, in, {a.begin(), a.end()}, {b.begin(), b.end()}, w.c[i],
                                                 w.dev[i]);
       ++state_.raw_total;
@@ -468,6 +466,20 @@ class Campaign {
     }
     ps.cases += w.n;
     ps.next_batch += w.batches.size();
+  }
+
+  // The signature class of a mismatch: the first neighbouring model that reproduces the device's
+  // result, else the region the model assigns (classify.hpp).
+  std::string explain(std::size_t instr, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
+                      std::uint32_t c, std::uint32_t model_d, std::uint32_t device_d) {
+    if (neighbour_plans_.size() <= instr) neighbour_plans_.resize(cfg_.instructions.size());
+    auto& plans = neighbour_plans_[instr];
+    if (plans.empty())
+      for (auto& n : neighbours(plans_[instr].params, cfg_.instructions[instr]))
+        plans.emplace_back(n.change, compile_plan(n.params, cfg_.instructions[instr]));
+    for (const auto& [change, plan] : plans)
+      if (mma_element(plan, a, b, c) == device_d) return change;
+    return std::string(class_name(classify(cfg_.instructions[instr], plans_[instr].params, a, b, c, model_d, device_d)));
   }
 
   void minimise_signatures() {
@@ -517,7 +529,7 @@ class Campaign {
                         {"mismatches", state_.pairs[p].mismatches}});
     for (const auto& [key, g] : state_.signatures)
       sigs.push_back({{"instruction", g.instruction},
-                      {"class", class_name(g.cls)},
+                      {"class", g.cls},
                       {"count", g.count},
                       {"first", {{"distribution", cfg_.distributions[g.dist]}, {"case", g.case_index}}},
                       {"line", g.line},
@@ -577,7 +589,7 @@ class Campaign {
     mm << "# numprobe fuzz: one minimised mismatch per signature (instruction, class); the device's D\n";
     mm << "# model under test: " << model_.name << "; device: " << device_.description() << "\n";
     for (const auto& [key, g] : state_.signatures)
-      mm << "# signature " << g.instruction << " " << class_name(g.cls) << ": " << g.count << " raw mismatches, first "
+      mm << "# signature " << g.instruction << " " << g.cls << ": " << g.count << " raw mismatches, first "
          << cfg_.distributions[g.dist] << " case " << g.case_index << "\n"
          << g.line << "\n";
     write_file_atomically((dir_ / "mismatches.tcc").string(), mm.str());
@@ -592,6 +604,7 @@ class Campaign {
   int threads_;
   fs::path dir_;
   std::vector<MmaPlan> plans_;
+  std::vector<std::vector<std::pair<std::string, MmaPlan>>> neighbour_plans_;  // per instruction, built on demand
   std::vector<std::pair<std::string, std::string>> pair_names_;
   State state_;
   double session_s_ = 0;

@@ -6,6 +6,7 @@
 #include <climits>
 
 #include "tcnum/core/format.hpp"
+#include "tcnum/core/plan.hpp"
 
 namespace tcnum::fuzz {
 namespace {
@@ -68,6 +69,60 @@ CaseClass classify(const Instruction& in, const DatapathParams& model, std::span
   const Decoded& r = m.is_nan() ? d : m;
   if (n > 0 && !r.is_nan() && lead_of(r) < emax - 2) return CaseClass::cancellation;
   return CaseClass::rounding;
+}
+
+std::vector<Neighbour> neighbours(const DatapathParams& p, const Instruction& in) {
+  std::vector<Neighbour> out;
+  const auto add = [&](std::string change, DatapathParams q) {
+    if (q == p) return;
+    try {
+      compile_plan(q, in);  // valid for this instruction
+    } catch (const std::invalid_argument&) {
+      return;
+    }
+    out.push_back({std::move(change), q});
+  };
+  const auto flip = [](Rounding r) { return r == Rounding::nearest_even ? Rounding::toward_zero : Rounding::nearest_even; };
+  const auto rname = [](Rounding r) { return r == Rounding::nearest_even ? "rne" : "rz"; };
+  for (int d : {-1, 1, -2, 2}) {
+    DatapathParams q = p;
+    q.frac_bits = p.frac_bits + d;
+    if (q.frac_bits > 0) add("frac_bits=" + std::to_string(q.frac_bits), q);
+  }
+  DatapathParams q = p;
+  q.negative_zero_results = !p.negative_zero_results;
+  add(std::string("negative_zero_results=") + (q.negative_zero_results ? "true" : "false"), q);
+  q = p;
+  q.overflow_to_inf = !p.overflow_to_inf;
+  add(std::string("overflow_to_inf=") + (q.overflow_to_inf ? "true" : "false"), q);
+  q = p;
+  q.flush_subnormal_inputs = !p.flush_subnormal_inputs;
+  add(std::string("flush_subnormal_inputs=") + (q.flush_subnormal_inputs ? "true" : "false"), q);
+  q = p;
+  q.block_rounding = flip(p.block_rounding);
+  add(std::string("block_rounding=") + rname(q.block_rounding), q);
+  q = p;
+  q.output_rounding = flip(p.output_rounding);
+  add(std::string("output_rounding=") + rname(q.output_rounding), q);
+  for (int size : {p.block_size * 2, p.block_size / 2}) {
+    if (p.block_size <= 0 || size <= 0) continue;
+    q = p;
+    q.block_size = size;
+    add("block_size=" + std::to_string(size), q);
+  }
+  constexpr std::array<std::pair<AddendEntry, const char*>, 3> entries{
+      {{AddendEntry::first_block, "first_block"}, {AddendEntry::last_block, "last_block"}, {AddendEntry::ieee_add, "ieee_add"}}};
+  for (const auto& [entry, name] : entries) {
+    q = p;
+    q.addend = entry;
+    add(std::string("addend=") + name, q);
+  }
+  if (p.align_exponent_floor) {
+    q = p;
+    q.align_exponent_floor.reset();
+    add("align_exponent_floor=none", q);
+  }
+  return out;
 }
 
 }  // namespace tcnum::fuzz

@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "tcnum/core/instruction.hpp"
 #include "tcnum/core/model.hpp"
@@ -30,5 +32,16 @@ std::optional<CaseClass> parse_class(std::string_view name);
 // `model_d` and `device_d` are the model's and the device's results for the case.
 CaseClass classify(const Instruction& in, const DatapathParams& model, std::span<const std::uint32_t> a,
                    std::span<const std::uint32_t> b, std::uint32_t c, std::uint32_t model_d, std::uint32_t device_d);
+
+// The models one parameter away from `p` (F±1, F±2, signed zeros, overflow to Inf, subnormal
+// flushing, the two roundings, block size ×2 and ÷2, C's entry, no alignment floor), each named
+// by its change, e.g. "frac_bits=24", in that order. A mismatch that one of them reproduces is
+// filed under the first such change: one model difference, one signature. Only the neighbours
+// that are valid for `in` are listed.
+struct Neighbour {
+  std::string change;
+  DatapathParams params;
+};
+std::vector<Neighbour> neighbours(const DatapathParams& p, const Instruction& in);
 
 }  // namespace tcnum::fuzz
