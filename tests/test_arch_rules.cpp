@@ -169,7 +169,7 @@ TEST(AlignmentFloor, F16OutputFloorsPerArchitecture) {
 // Every zero result is +0 on every architecture (IEEE gives -0 for a sum of -0 terms only).
 TEST(ZeroResults, ArePositiveOnEveryArchitecture) {
   for (int sm : known_archs()) {
-    for (const Instruction& in : instructions_for(sm)) {
+    for (const Instruction& in : test::unscaled_instructions_for(sm)) {
       if (in.family != Family::mma) continue;
       // Every product is -0 (-0 * +0) and C is -0.
       const std::vector<std::uint32_t> a(in.k, zero_bits(in.a_type, true)), b(in.k, zero_bits(in.b_type, false));

@@ -268,7 +268,7 @@ TEST(DatapathLaws, ReorderingAcrossBlocksCanChangeTheResult) {
 RC_GTEST_PROP(DatapathLaws, NaNInCanonicalNaNOut, ()) {
   const int sm = *rc::gen::elementOf(known_archs());
   const Model& model = builtin_model(sm);
-  const Instruction in = *rc::gen::elementOf(instructions_for(sm));
+  const Instruction in = *rc::gen::elementOf(test::unscaled_instructions_for(sm));
   PickedCase pc = test::pick_case(in, *rc::gen::weightedElement<int>({{3, 0}, {1, 2}}));
   const int where = *rc::gen::inRange(0, 2 * in.k + 1);  // a[0..k), b[0..k), c
   const Format f = where < in.k ? in.a_type : where < 2 * in.k ? in.b_type : in.c_type;
@@ -290,7 +290,7 @@ RC_GTEST_PROP(DatapathLaws, InfMinusInfAndInfTimesZeroAreNaN, ()) {
   const int sm = *rc::gen::elementOf(known_archs());
   const Model& model = builtin_model(sm);
   std::vector<Instruction> with_inf;
-  for (const Instruction& in : instructions_for(sm))
+  for (const Instruction& in : test::unscaled_instructions_for(sm))
     if (spec(in.a_type).has_inf || spec(in.b_type).has_inf) with_inf.push_back(in);
   RC_PRE(!with_inf.empty());
   const Instruction in = *rc::gen::elementOf(with_inf);

@@ -53,8 +53,9 @@ TEST_P(SelfConsistency, FitReturnsTheBuiltInModel) {
     EXPECT_TRUE(f.measured.addend.has_value()) << f.instruction.name;
     EXPECT_TRUE(f.measured.flush_subnormal_inputs.has_value()) << f.instruction.name;
   }
-  // Per model: the same function on every instruction of the architecture.
-  const auto diff = compare_models(fitted, builtin, sm);
+  // Per model: the same function on every instruction the fit covers (all of the architecture's
+  // but Blackwell's FP6/FP4 and block-scaled kinds, which have no feature recipes yet).
+  const auto diff = compare_models(fitted, builtin, fit_instructions(sm));
   EXPECT_TRUE(diff.empty()) << "sm_" << sm << " fitted vs built-in:" << join(diff) << "\nfitted:\n" << model_to_json(fitted);
 }
 

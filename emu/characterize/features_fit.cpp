@@ -198,6 +198,7 @@ std::vector<Instruction> fit_instructions(int sm) {
   std::set<std::string> seen;
   for (const Instruction& in : instructions_for(sm)) {
     if (in.family == Family::mma && in.m == 8 && sm != 70) continue;  // m8n8k4 is Volta's (CUDA cores elsewhere)
+    if (!in.kind.empty()) continue;  // Blackwell's kinds: no feature recipes for FP6/FP4 or scales yet
     if (seen.insert(key_of(in)).second) out.push_back(in);
   }
   return out;

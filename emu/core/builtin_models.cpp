@@ -189,6 +189,25 @@ Model hopper() {
   return m;
 }
 
+// Blackwell's FP6/FP4 and block-scaled kinds, from MMA-Sim alone (literature-only: no tcnum
+// corpus, no other published model; docs/models.md §8). kind::f8f6f4 as its fp8 (25 kept bits,
+// whole K fused); mxf8f6f4: each product carries both scales' exponents (scale_group 1);
+// mxf4/mxf4nvf4: 35 kept bits, 16-product exact groups aligned by the scale exponents.
+constexpr const char* kMmaSimBlockScale =
+    "MMA-Sim (arXiv 2511.10909; microsoft/MMA-Sim simulator/nv.py, functions.py: nv_fused_dot_add with "
+    "scales, nv_fused_dot_add_with_block_scale), literature-only";
+
+DatapathParams block_scaled_params(int frac_bits, int scale_group) {
+  DatapathParams p = params(frac_bits, 0);
+  p.scale_group = scale_group;
+  return p;
+}
+
+void blackwell_scaled_rules(Model& m, std::optional<Family> fam) {
+  m.rules.push_back(rule(fam, InputClass::mxf8f6f4, block_scaled_params(25, 1), kMmaSimBlockScale));
+  m.rules.push_back(rule(fam, InputClass::mxf4, block_scaled_params(35, 16), kMmaSimBlockScale));
+}
+
 Model blackwell() {
   Model m{"sm_100", 100, "Blackwell (B200): as Hopper for f16/bf16/tf32 mma and fp8 mma (HMMA emulation); "
                          "tcgen05 fp8 with 25 kept bits; alignment exponent floor -133; zero results are +0", {}};
@@ -197,6 +216,9 @@ Model blackwell() {
   fp8_mma_emulation(m, "ptxas 13.0 SASS (= sm_90's); " + kKMData);
   m.rules.push_back(rule(std::nullopt, InputClass::tf32, hopper_params(25, 8), km_floor));
   m.rules.push_back(rule(std::nullopt, InputClass::fp8, hopper_params(25, 32), std::string(kMmaSim) + "; " + km_floor));
+  m.rules.push_back(rule(Family::tcgen05, InputClass::f6f4, hopper_params(25, 32),
+                         std::string(kMmaSimBlockScale) + " (as fp8); floor: " + km_floor + " (measured on fp8 only)"));
+  blackwell_scaled_rules(m, Family::tcgen05);
   m.rules.push_back(rule_for_d(std::nullopt, InputClass::f16, Format::fp16, hopper_f16_out(), km_floor));
   m.rules.push_back(rule(std::nullopt, std::nullopt, hopper_params(25, 16), km_floor));
   std::vector<std::string> b200 = kKMHopper;
@@ -216,6 +238,20 @@ DatapathParams exact_params() {
   return p;
 }
 
+// RTX Blackwell (sm_120, RTX 50xx): MMA-Sim's nv_rtxblackwell model, the only source: every
+// mma.sync fuses its whole K with 25 kept fraction bits (no split-K, no fp8 HMMA emulation, no
+// alignment floor), RZ into f32, RNE into f16; block-scaled kinds as sm_100's tcgen05.
+Model rtx_blackwell() {
+  Model m{"sm_120", 120, "RTX Blackwell (RTX 50xx, literature-only): whole-K fused sums with 25 kept bits, "
+                         "RZ f32 / RNE f16; mxf8f6f4 scales per product, mxf4/mxf4nvf4 35 kept bits over "
+                         "16-product scaled groups; zero results are +0", {}};
+  blackwell_scaled_rules(m, std::nullopt);
+  m.rules.push_back(rule(std::nullopt, std::nullopt, params(25, 0),
+                         "MMA-Sim (arXiv 2511.10909; simulator/nv.py: RTX Blackwell, 25 fractional bits, "
+                         "no split-K), literature-only"));
+  return m;
+}
+
 const Model& builtin_model(int sm) {
   static const std::map<int, Model> models = {
       {70, volta()},
@@ -227,6 +263,7 @@ const Model& builtin_model(int sm) {
                                     "fraction bits; f32 D: e8m13 block results; f16 D: each block rounded to f16)")},
       {90, hopper()},
       {100, blackwell()},
+      {120, rtx_blackwell()},
   };
   auto it = models.find(sm);
   if (it == models.end()) throw std::invalid_argument("no built-in model for sm_" + std::to_string(sm));
@@ -234,12 +271,15 @@ const Model& builtin_model(int sm) {
 }
 
 InputClass input_class(const Instruction& in) {
+  if (in.block_scaled()) return in.kind == "mxf8f6f4" ? InputClass::mxf8f6f4 : InputClass::mxf4;
+  if (!in.kind.empty()) return InputClass::f6f4;  // kind::f8f6f4 spelled out (FP6/FP4, or sm_120)
   switch (in.a_type) {
     case Format::bf16: return InputClass::bf16;
     case Format::tf32: return InputClass::tf32;
     case Format::e4m3:
     case Format::e5m2: return InputClass::fp8;
-    default: return InputClass::f16;
+    case Format::fp16: return InputClass::f16;
+    default: throw std::invalid_argument(in.name + ": no input class for " + std::string(name_of(in.a_type)));
   }
 }
 

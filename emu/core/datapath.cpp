@@ -65,6 +65,59 @@ void add_product(const Decoded& a, Format fa, const Decoded& b, Format fb, std::
   sp.all_zeros_negative = false;
 }
 
+// A decoded scale; NaN (ue8m0 0xff, ue4m3 0x7f) makes the whole result NaN.
+Decoded scale_of(const Instruction& in, std::span<const std::uint32_t> scales, int k_index) {
+  return decode(in.scale_type, scales[static_cast<std::size_t>(k_index / in.scale_block)]);
+}
+
+// scale_group 1: the product a·b·sa·sb as one term, nominal exponent the sum of all four factors'.
+void add_scaled_product(const Decoded& a, Format fa, const Decoded& b, Format fb, const Decoded& sa,
+                        const Decoded& sb, Format fs, std::vector<Term>& terms, Specials& sp) {
+  if (sa.is_nan() || sb.is_nan()) return void(sp.nan = true);
+  const bool negative = a.sign != b.sign;
+  if (a.is_nan() || b.is_nan()) return void(sp.nan = true);
+  if (a.is_inf() || b.is_inf()) {
+    if (a.is_zero() || b.is_zero() || sa.is_zero() || sb.is_zero()) return void(sp.nan = true);
+    return sp.add_inf(negative);
+  }
+  if (a.is_zero() || b.is_zero() || sa.is_zero() || sb.is_zero()) return void(sp.all_zeros_negative &= negative);
+  terms.push_back({negative, a.significand * b.significand * sa.significand * sb.significand,
+                   a.exponent + b.exponent + sa.exponent + sb.exponent,
+                   nominal_of(a, fa) + nominal_of(b, fb) + nominal_of(sa, fs) + nominal_of(sb, fs)});
+  sp.all_zeros_negative = false;
+}
+
+// scale_group g > 1: g products summed exactly, times sa·sb; the term's nominal exponent is the
+// scales' alone and it takes part in the alignment even when the group sums to zero (MMA-Sim).
+void add_scaled_group(std::span<const Decoded> a, Format fa, std::span<const Decoded> b, Format fb,
+                      const Decoded& sa, const Decoded& sb, Format fs, std::vector<Term>& terms, Specials& sp) {
+  if (sa.is_nan() || sb.is_nan()) return void(sp.nan = true);
+  std::vector<Term> products;
+  Specials group_sp;
+  for (std::size_t i = 0; i < a.size(); ++i) add_product(a[i], fa, b[i], fb, products, group_sp);
+  if (group_sp.nan || group_sp.pos_inf || group_sp.neg_inf) {
+    sp.nan = sp.nan || group_sp.nan || ((group_sp.pos_inf || group_sp.neg_inf) && (sa.is_zero() || sb.is_zero()));
+    if (group_sp.pos_inf) sp.add_inf(false);
+    if (group_sp.neg_inf) sp.add_inf(true);
+    return;
+  }
+  sp.all_zeros_negative = false;
+  if (sa.is_zero() || sb.is_zero()) return;  // a zero scale (ue4m3): no term, no alignment exponent
+  int lo = 0;
+  for (std::size_t i = 0; i < products.size(); ++i) lo = i == 0 ? products[i].lsb : std::min(lo, products[i].lsb);
+  __int128 sum = 0;
+  for (const Term& t : products) {
+    if (t.lsb - lo > 60) throw std::invalid_argument("scale_group: products too far apart to sum exactly in 128 bits");
+    const __int128 v = static_cast<__int128>(t.sig) << (t.lsb - lo);
+    sum += t.negative ? -v : v;
+  }
+  const auto mag = static_cast<unsigned __int128>(sum < 0 ? -sum : sum);
+  const unsigned __int128 sig = mag * sa.significand * sb.significand;
+  if (sig >> 63) throw std::invalid_argument("scale_group: a scaled group sum exceeds 63 bits");
+  terms.push_back({sum < 0, static_cast<std::uint64_t>(sig), lo + sa.exponent + sb.exponent,
+                   nominal_of(sa, fs) + nominal_of(sb, fs)});
+}
+
 // Aligns every term to the largest nominal exponent, truncates each to F fraction bits
 // below it, and sums exactly: the result is sum·2^quantum.
 template <class Acc>
@@ -153,9 +206,24 @@ BlockOut ieee_add(const Decoded& x, Format fx, const Decoded& y, Format fy, cons
 
 std::uint32_t mma_element_reference(const DatapathParams& p, const Instruction& in, std::span<const std::uint32_t> a,
                                     std::span<const std::uint32_t> b, std::uint32_t c) {
+  return mma_element_reference(p, in, a, b, c, {}, {});
+}
+
+std::uint32_t mma_element_reference(const DatapathParams& p, const Instruction& in, std::span<const std::uint32_t> a,
+                                    std::span<const std::uint32_t> b, std::uint32_t c,
+                                    std::span<const std::uint32_t> scale_a, std::span<const std::uint32_t> scale_b) {
   const int k = in.k;
   if (static_cast<int>(a.size()) != k || static_cast<int>(b.size()) != k)
     throw std::invalid_argument(in.name + ": expected " + std::to_string(k) + " elements of A and of B");
+  const auto scales = static_cast<std::size_t>(in.scales_per_row());
+  if (scale_a.size() != scales || scale_b.size() != scales)
+    throw std::invalid_argument(in.name + ": expected " + std::to_string(scales) + " " +
+                                (scales ? std::string(name_of(in.scale_type)) + " scales" : std::string("scales")) +
+                                " for the row of A and for the column of B, got " + std::to_string(scale_a.size()) +
+                                " and " + std::to_string(scale_b.size()));
+  const int group = in.block_scaled() ? p.scale_group : 1;
+  if (group < 1 || (in.block_scaled() && in.scale_block % group != 0))
+    throw std::invalid_argument(in.name + ": scale_group must divide the scale block");
   if (p.frac_bits < 0 || p.frac_bits > detail::WideAccumulator::kMaxShift)
     throw std::invalid_argument("model frac_bits out of range");
   if (p.k_passes < 1 || p.pass_interleave < 1 || k % (p.k_passes * p.pass_interleave) != 0)
@@ -191,10 +259,28 @@ std::uint32_t mma_element_reference(const DatapathParams& p, const Instruction& 
     Specials sp;
     if (!(c_last && blk == 0)) add_value(addend, addend_format, terms, sp);
     const bool product_block = blk * block < k;
-    if (product_block) {
+    if (product_block && !in.block_scaled()) {
       for (int j = blk * block; j < std::min(k, (blk + 1) * block); ++j) {
         const int i = order[j];
         add_product(operand(in.a_type, fa, a[i]), fa, operand(in.b_type, fb, b[i]), fb, terms, sp);
+      }
+    } else if (product_block) {
+      Decoded ga[64], gb[64];  // one group (scale_group <= kModelLimits.scale_group_max)
+      if (group > 64) throw std::invalid_argument(in.name + ": scale_group above 64");
+      for (int j = blk * block; j < std::min(k, (blk + 1) * block); j += group) {
+        const int i0 = order[j];
+        const Decoded sa = scale_of(in, scale_a, i0), sb = scale_of(in, scale_b, i0);
+        if (group == 1) {
+          add_scaled_product(operand(in.a_type, fa, a[i0]), fa, operand(in.b_type, fb, b[i0]), fb, sa, sb, in.scale_type,
+                             terms, sp);
+          continue;
+        }
+        for (int g = 0; g < group; ++g) {
+          ga[g] = operand(in.a_type, fa, a[order[j + g]]);
+          gb[g] = operand(in.b_type, fb, b[order[j + g]]);
+        }
+        add_scaled_group({ga, static_cast<std::size_t>(group)}, fa, {gb, static_cast<std::size_t>(group)}, fb, sa, sb,
+                         in.scale_type, terms, sp);
       }
     } else {
       add_value(c_held, in.c_type, terms, sp);
@@ -234,6 +320,12 @@ std::uint32_t mma_element(const DatapathParams& p, const Instruction& in, std::s
   if (!plan || plan->instruction.name != in.name || plan->instruction.c_type != in.c_type || !(plan->params == p))
     plan = compile_plan(p, in);
   return mma_element(*plan, a, b, c);
+}
+
+std::uint32_t mma_element(const Model& m, const Instruction& in, std::span<const std::uint32_t> a,
+                          std::span<const std::uint32_t> b, std::uint32_t c, std::span<const std::uint32_t> scale_a,
+                          std::span<const std::uint32_t> scale_b) {
+  return mma_element_reference(m.params_for(in), in, a, b, c, scale_a, scale_b);
 }
 
 void mma_tile(const Model& model, const Instruction& in, const std::uint32_t* a, const std::uint32_t* b,

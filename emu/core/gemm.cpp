@@ -113,9 +113,11 @@ void parallel_tasks(std::size_t tasks, int threads, const std::function<void(std
 
 }  // namespace
 
-std::vector<std::uint32_t> gemm(const Model& model, const Instruction& in, int m, int n, int k,
-                                const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b,
-                                const std::vector<std::uint32_t>& c, const GemmOptions& opt) {
+// The one GEMM driver; `scales` is null for instructions without block scaling.
+static std::vector<std::uint32_t> gemm_impl(const Model& model, const Instruction& in, int m, int n, int k,
+                                     const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b,
+                                     const std::vector<std::uint32_t>& c, const BlockScales* scales,
+                                     const GemmOptions& opt) {
   // --- Validation ---------------------------------------------------------------------------
   if (in.k <= 0) fail(in, "instruction has k = " + std::to_string(in.k));
   if (m < 0 || n < 0) fail(in, "M and N must not be negative (M = " + std::to_string(m) + ", N = " + std::to_string(n) + ")");
@@ -133,6 +135,24 @@ std::vector<std::uint32_t> gemm(const Model& model, const Instruction& in, int m
   check_storage(in, "A", in.a_type, a, K);
   check_storage(in, "B", in.b_type, b, N);
   check_storage(in, "C", in.c_type, c, N);
+  if (in.block_scaled() != (scales != nullptr))
+    fail(in, in.block_scaled() ? "a block-scaled instruction needs its scale tensors (gemm with BlockScales)"
+                               : "not a block-scaled instruction: no scale tensors");
+  std::size_t KS = 0;  // scales per row of A / column of B
+  std::vector<std::uint32_t> scale_bt;  // B's scales transposed: column j's contiguous
+  if (scales) {
+    if (k % in.k != 0)
+      fail(in, "K = " + std::to_string(k) + " must be a multiple of in.k = " + std::to_string(in.k) +
+                   " for a block-scaled instruction");
+    KS = K / static_cast<std::size_t>(in.scale_block);
+    check_size("scale_a", scales->a, M, KS, "M×(K/scale_block)");
+    check_size("scale_b", scales->b, KS, N, "(K/scale_block)×N");
+    check_storage(in, "scale_a", in.scale_type, scales->a, KS);
+    check_storage(in, "scale_b", in.scale_type, scales->b, N);
+    scale_bt.resize(N * KS);
+    for (std::size_t s = 0; s < KS; ++s)
+      for (std::size_t j = 0; j < N; ++j) scale_bt[j * KS + s] = scales->b[s * N + j];
+  }
 
   const int ik = in.k;
   const int steps = (k + ik - 1) / ik;
@@ -187,6 +207,11 @@ std::vector<std::uint32_t> gemm(const Model& model, const Instruction& in, int m
     for (std::size_t kk = 0; kk < ikz; ++kk) {
       arow[kk] = off + kk < K ? a[i * K + off + kk] : a_zero;
       bcol[kk] = off + kk < K ? b[(off + kk) * N + j] : b_zero;
+    }
+    if (scales) {
+      const std::size_t per = static_cast<std::size_t>(in.scales_per_row()), s0 = off / static_cast<std::size_t>(in.scale_block);
+      return mma_element_reference(params, from_c ? in : chained, arow, bcol, acc, {scales->a.data() + i * KS + s0, per},
+                                   {scale_bt.data() + j * KS + s0, per});
     }
     return mma_element_reference(params, from_c ? in : chained, arow, bcol, acc);
   };
@@ -327,6 +352,19 @@ std::vector<std::uint32_t> gemm(const Model& model, const Instruction& in, int m
   };
   parallel_tasks(row_blocks * groups, thread_count(opt.threads, row_blocks * groups, calls / kRows), task);
   return d;
+}
+
+std::vector<std::uint32_t> gemm(const Model& model, const Instruction& in, int m, int n, int k,
+                                const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b,
+                                const std::vector<std::uint32_t>& c, const GemmOptions& opt) {
+  return gemm_impl(model, in, m, n, k, a, b, c, nullptr, opt);
+}
+
+std::vector<std::uint32_t> gemm(const Model& model, const Instruction& in, int m, int n, int k,
+                                const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b,
+                                const std::vector<std::uint32_t>& c, const BlockScales& scales,
+                                const GemmOptions& opt) {
+  return gemm_impl(model, in, m, n, k, a, b, c, &scales, opt);
 }
 
 }  // namespace tcnum

@@ -10,7 +10,9 @@
 namespace tcnum {
 namespace {
 
-constexpr std::array<int, 7> kArchs{70, 75, 80, 86, 89, 90, 100};
+constexpr std::array<int, 8> kArchs{70, 75, 80, 86, 89, 90, 100, 120};
+// tcgen05 is the datacenter Blackwell's (sm_100a/sm_100f, sm_103, sm_110); sm_120 has mma.sync only.
+constexpr int kLastTcgen05Sm = 110;
 
 constexpr const char* kM8n8k4Gone =
     "\n  (mma.m8n8k4 on sm_80 and later is not a tensor-core operation: ptxas lowers it to CUDA-core\n"
@@ -31,6 +33,62 @@ Instruction make(Family fam, int m, int n, int k, Format d, Format a, Format b, 
   if (fam == Family::mma) os << '.' << name_of(c);
   in.name = os.str();
   return in;
+}
+
+// Blackwell's kind-spelled forms: <prefix>.m..n..k...kind::K[.block_scale.scale_vec::NX].d.a.b[.c][.scale].
+Instruction make_kind(Family fam, int m, int n, int k, const std::string& kind, Format d, Format a, Format b,
+                      int min_sm, int max_sm, int scale_block = 0, Format scale = Format::ue8m0) {
+  Instruction in = make(fam, m, n, k, d, a, b, d, min_sm, max_sm);
+  in.kind = kind;
+  in.scale_block = scale_block;
+  in.scale_type = scale;
+  std::ostringstream os;
+  os << (fam == Family::mma ? "mma" : "tcgen05.mma") << ".m" << m << 'n' << n << 'k' << k << ".kind::" << kind;
+  if (scale_block > 0) os << ".block_scale.scale_vec::" << k / scale_block << 'X';
+  os << '.' << name_of(d) << '.' << name_of(a) << '.' << name_of(b);
+  if (fam == Family::mma) os << '.' << name_of(d);
+  if (scale_block > 0) os << '.' << name_of(scale);
+  in.name = os.str();
+  return in;
+}
+
+bool fp8(Format f) { return f == Format::e4m3 || f == Format::e5m2; }
+
+// Blackwell's f8f6f4 kinds and the block-scaled MX/NVFP4 kinds (PTX ISA 8.7+, "tcgen05.mma" and
+// "mma" with .kind; LLVM's NVVM tables list the same type sets).
+void add_blackwell_kinds(std::vector<Instruction>& all) {
+  using F = Format;
+  const F elems[] = {F::e4m3, F::e5m2, F::e3m2, F::e2m3, F::e2m1};
+  // sm_100a tcgen05 (cta_group::1): kind::f8f6f4 with an FP6/FP4 operand (fp8 x fp8 keeps its
+  // older name), M = 64 (N step 8) or 128 (N step 16), K = 32, f32 or f16 D; the block-scaled
+  // kinds M = 128, f32 D: mxf8f6f4 (K = 32, one ue8m0 per 32), mxf4 (K = 64, ue8m0 per 32),
+  // mxf4nvf4 (K = 64, ue8m0 per 32 or ue4m3 per 16).
+  for (int m : {64, 128})
+    for (int n = (m == 64 ? 8 : 16); n <= 256; n += (m == 64 ? 8 : 16)) {
+      for (F a : elems)
+        for (F b : elems) {
+          if (fp8(a) && fp8(b)) continue;
+          for (F d : {F::fp32, F::fp16}) all.push_back(make_kind(Family::tcgen05, m, n, 32, "f8f6f4", d, a, b, 100, kLastTcgen05Sm));
+        }
+      if (m != 128) continue;
+      for (F a : elems)
+        for (F b : elems)
+          all.push_back(make_kind(Family::tcgen05, m, n, 32, "mxf8f6f4", F::fp32, a, b, 100, kLastTcgen05Sm, 32));
+      all.push_back(make_kind(Family::tcgen05, m, n, 64, "mxf4", F::fp32, F::e2m1, F::e2m1, 100, kLastTcgen05Sm, 32));
+      all.push_back(make_kind(Family::tcgen05, m, n, 64, "mxf4nvf4", F::fp32, F::e2m1, F::e2m1, 100, kLastTcgen05Sm, 32));
+      all.push_back(make_kind(Family::tcgen05, m, n, 64, "mxf4nvf4", F::fp32, F::e2m1, F::e2m1, 100, kLastTcgen05Sm, 16,
+                              F::ue4m3));
+    }
+  // sm_120a mma.sync: m16n8k32 kind::f8f6f4 (f32 or f16 D), kind::mxf8f6f4.block_scale
+  // (scale_vec::1X, ue8m0), m16n8k64 kind::mxf4 (2X, ue8m0) and kind::mxf4nvf4 (2X ue8m0, 4X ue4m3).
+  for (F a : elems)
+    for (F b : elems) {
+      for (F d : {F::fp32, F::fp16}) all.push_back(make_kind(Family::mma, 16, 8, 32, "f8f6f4", d, a, b, 120, 1000));
+      all.push_back(make_kind(Family::mma, 16, 8, 32, "mxf8f6f4", F::fp32, a, b, 120, 1000, 32));
+    }
+  all.push_back(make_kind(Family::mma, 16, 8, 64, "mxf4", F::fp32, F::e2m1, F::e2m1, 120, 1000, 32));
+  all.push_back(make_kind(Family::mma, 16, 8, 64, "mxf4nvf4", F::fp32, F::e2m1, F::e2m1, 120, 1000, 32));
+  all.push_back(make_kind(Family::mma, 16, 8, 64, "mxf4nvf4", F::fp32, F::e2m1, F::e2m1, 120, 1000, 16, F::ue4m3));
 }
 
 std::vector<Instruction> build_catalog() {
@@ -72,7 +130,7 @@ std::vector<Instruction> build_catalog() {
   // sm_100: tcgen05.mma, kind::f16, kind::tf32, kind::f8f6f4 (M = 64 or 128).
   for (int m : {64, 128})
     for (int n = (m == 64 ? 8 : 16); n <= 256; n += (m == 64 ? 8 : 16)) {
-      auto tc = [&](int k, F d, F a, F b) { all.push_back(make(Family::tcgen05, m, n, k, d, a, b, d, 100)); };
+      auto tc = [&](int k, F d, F a, F b) { all.push_back(make(Family::tcgen05, m, n, k, d, a, b, d, 100, kLastTcgen05Sm)); };
       for (F d : {F::fp32, F::fp16}) tc(16, d, F::fp16, F::fp16);
       tc(16, F::fp32, F::bf16, F::bf16);
       tc(8, F::fp32, F::tf32, F::tf32);
@@ -80,6 +138,7 @@ std::vector<Instruction> build_catalog() {
         for (F a : {F::e4m3, F::e5m2})
           for (F b : {F::e4m3, F::e5m2}) tc(32, d, a, b);
     }
+  add_blackwell_kinds(all);
   return all;
 }
 

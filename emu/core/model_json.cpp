@@ -19,6 +19,9 @@ const char* class_name(InputClass c) {
     case InputClass::bf16: return "bf16";
     case InputClass::tf32: return "tf32";
     case InputClass::fp8: return "fp8";
+    case InputClass::f6f4: return "f6f4";
+    case InputClass::mxf8f6f4: return "mxf8f6f4";
+    case InputClass::mxf4: return "mxf4";
   }
   return "?";
 }
@@ -65,7 +68,7 @@ Rounding parse_rounding(const json& j, const std::string& where) {
 Format parse_fmt(const json& j, const std::string& where) {
   const auto& s = string_at(j, where);
   if (auto f = parse_format(s)) return *f;
-  bad(where, "unknown format \"" + s + "\" (f32, f16, bf16, tf32, e4m3, e5m2)");
+  bad(where, "unknown format \"" + s + "\" (f32, f16, bf16, tf32, e4m3, e5m2, e2m1, e2m3, e3m2, ue8m0, ue4m3)");
 }
 
 DatapathParams parse_params(const json& r, const std::string& where) {
@@ -89,6 +92,7 @@ DatapathParams parse_params(const json& r, const std::string& where) {
     else if (key == "block_result_frac_bits")
       p.block_result_frac_bits = int_at(v, w, 0, kModelLimits.block_result_frac_bits_max);
     else if (key == "negative_zero_results") p.negative_zero_results = bool_at(v, w);
+    else if (key == "scale_group") p.scale_group = int_at(v, w, 1, kModelLimits.scale_group_max);
     else if (key == "unpack_format") {
       if (!v.is_null()) p.unpack_format = parse_fmt(v, w);
     } else if (key == "k_passes") p.k_passes = int_at(v, w, 1, kModelLimits.k_passes_max);
@@ -138,9 +142,10 @@ Model model_from_json(const std::string& text) {
       if (r.contains("inputs")) {
         const auto& s = string_at(r["inputs"], where + ".inputs");
         bool found = false;
-        for (InputClass c : {InputClass::f16, InputClass::bf16, InputClass::tf32, InputClass::fp8})
+        for (InputClass c : {InputClass::f16, InputClass::bf16, InputClass::tf32, InputClass::fp8, InputClass::f6f4,
+                             InputClass::mxf8f6f4, InputClass::mxf4})
           if (s == class_name(c)) mr.inputs = c, found = true;
-        if (!found) bad(where + ".inputs", "must be f16, bf16, tf32 or fp8");
+        if (!found) bad(where + ".inputs", "must be f16, bf16, tf32, fp8, f6f4, mxf8f6f4 or mxf4");
       }
       if (r.contains("d_type")) mr.d_type = parse_fmt(r["d_type"], where + ".d_type");
       mr.params = parse_params(r, where);
@@ -200,6 +205,7 @@ std::string model_to_json(const Model& m) {
     o["k_passes"] = p.k_passes;
     o["pass_interleave"] = p.pass_interleave;
     o["align_exponent_floor"] = p.align_exponent_floor ? json(*p.align_exponent_floor) : json(nullptr);
+    if (p.scale_group != 1) o["scale_group"] = p.scale_group;  // block-scaled rules only
     o["source"] = r.source;
     o["validated"] = r.validated;
     o["validations"] = json::array();

@@ -18,11 +18,18 @@ namespace {
 
 bool narrow_float(Format f) { return f == Format::fp32 || f == Format::fp16; }
 
+// The operand formats the fast kernel's planes were built and tested for.
+bool fast_operand(Format f) {
+  return f == Format::fp16 || f == Format::bf16 || f == Format::tf32 || f == Format::e4m3 || f == Format::e5m2;
+}
+
 // Why the fast kernel cannot run this (params, instruction), or "" when it can. Fills the
 // plan's program as it goes.
 std::string build_program(MmaPlan& plan, int block) {
   const DatapathParams& p = plan.params;
   const Instruction& in = plan.instruction;
+  if (in.block_scaled()) return "block-scaled (scale vectors)";
+  if (!fast_operand(plan.a_seen) || !fast_operand(plan.b_seen)) return "FP6/FP4 operands";
   if (p.flush_subnormal_inputs) return "flush_subnormal_inputs";
   if (!p.overflow_to_inf) return "overflow_to_inf = false (saturating sums)";
   if (p.addend == AddendEntry::last_block) return "C enters in a block of its own (addend last_block)";
@@ -109,6 +116,12 @@ MmaPlan compile_plan(const DatapathParams& p, const Instruction& in) {
   const int pass_len = in.k / p.k_passes;
   const int block = p.block_size <= 0 ? pass_len : std::min(p.block_size, pass_len);
   if (pass_len % block != 0) invalid(in, "a block would straddle two passes");
+  if (in.block_scaled()) {
+    if (p.scale_group < 1 || in.scale_block % p.scale_group != 0 || block % p.scale_group != 0)
+      invalid(in, "scale_group must divide the scale block (" + std::to_string(in.scale_block) + ") and the block (" +
+                      std::to_string(block) + ")");
+    if (p.k_passes != 1 || p.unpack_format) invalid(in, "block-scaled instructions take one pass, no unpack_format");
+  }
 
   MmaPlan plan;
   plan.instruction = in;
@@ -359,6 +372,11 @@ std::uint32_t mma_element(const MmaPlan& plan, std::span<const std::uint32_t> a,
     if (done) return d;
   }
   return mma_element_reference(plan.params, in, a, b, c);
+}
+
+std::uint32_t mma_element(const MmaPlan& plan, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
+                          std::uint32_t c, std::span<const std::uint32_t> scale_a, std::span<const std::uint32_t> scale_b) {
+  return mma_element_reference(plan.params, plan.instruction, a, b, c, scale_a, scale_b);
 }
 
 }  // namespace tcnum

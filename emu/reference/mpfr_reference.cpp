@@ -153,9 +153,30 @@ struct Inputs {
   std::vector<RefValue> terms;  // finite nonzero addends
 };
 
+// x * y as a RefValue (NaN, Inf, zero, or exact finite).
+RefValue ref_product(const RefValue& x, const RefValue& y) {
+  RefValue p;
+  p.sign = x.sign != y.sign;
+  if (x.kind == RefValue::nan || y.kind == RefValue::nan) {
+    p.kind = RefValue::nan;
+  } else if (x.kind == RefValue::inf || y.kind == RefValue::inf) {
+    p.kind = (x.kind == RefValue::zero || y.kind == RefValue::zero) ? RefValue::nan : RefValue::inf;
+  } else if (x.kind == RefValue::zero || y.kind == RefValue::zero) {
+    p.kind = RefValue::zero;
+  } else {
+    p.kind = RefValue::finite;
+    p.sig = x.sig * y.sig;
+    p.exp = x.exp + y.exp;
+  }
+  return p;
+}
+
 void collect(Inputs& in, Format a_fmt, Format b_fmt, Format c_fmt, std::span<const std::uint32_t> a,
-             std::span<const std::uint32_t> b, std::uint32_t c) {
+             std::span<const std::uint32_t> b, std::uint32_t c, const ScaleVectors* scales = nullptr) {
   if (a.size() != b.size()) throw std::invalid_argument("exact_dot: A and B differ in length");
+  if (scales && (scales->block <= 0 || scales->a.size() * scales->block != a.size() ||
+                 scales->b.size() * scales->block != a.size()))
+    throw std::invalid_argument("exact_dot: scale vectors do not cover K");
   auto add = [&](const RefValue& v) {
     switch (v.kind) {
       case RefValue::nan: in.nan = true; break;
@@ -170,20 +191,10 @@ void collect(Inputs& in, Format a_fmt, Format b_fmt, Format c_fmt, std::span<con
   };
   add(ref_decode(c_fmt, c));
   for (std::size_t k = 0; k < a.size(); ++k) {
-    const RefValue x = ref_decode(a_fmt, a[k]);
-    const RefValue y = ref_decode(b_fmt, b[k]);
-    RefValue p;
-    p.sign = x.sign != y.sign;
-    if (x.kind == RefValue::nan || y.kind == RefValue::nan) {
-      p.kind = RefValue::nan;
-    } else if (x.kind == RefValue::inf || y.kind == RefValue::inf) {
-      p.kind = (x.kind == RefValue::zero || y.kind == RefValue::zero) ? RefValue::nan : RefValue::inf;
-    } else if (x.kind == RefValue::zero || y.kind == RefValue::zero) {
-      p.kind = RefValue::zero;
-    } else {
-      p.kind = RefValue::finite;
-      p.sig = x.sig * y.sig;  // <= 48 bits
-      p.exp = x.exp + y.exp;
+    RefValue p = ref_product(ref_decode(a_fmt, a[k]), ref_decode(b_fmt, b[k]));  // sig <= 48 bits
+    if (scales) {  // scales are at most 4 significant bits each
+      const std::size_t s = k / static_cast<std::size_t>(scales->block);
+      p = ref_product(p, ref_product(ref_decode(scales->format, scales->a[s]), ref_decode(scales->format, scales->b[s])));
     }
     add(p);
   }
@@ -244,10 +255,35 @@ std::uint32_t mpfr_round_bits(Format f, double x, Rounding mode, bool satfinite)
   return mpfr_round_bits(f, v, mode, satfinite);
 }
 
+namespace {
+void exact_sum(mpfr_ptr out, const Inputs& in);
+}
+
 void exact_dot(mpfr_ptr out, Format a_fmt, Format b_fmt, Format c_fmt, std::span<const std::uint32_t> a,
                std::span<const std::uint32_t> b, std::uint32_t c) {
   Inputs in;
   collect(in, a_fmt, b_fmt, c_fmt, a, b, c);
+  exact_sum(out, in);
+}
+
+void exact_dot(mpfr_ptr out, Format a_fmt, Format b_fmt, Format c_fmt, std::span<const std::uint32_t> a,
+               std::span<const std::uint32_t> b, std::uint32_t c, const ScaleVectors& scales) {
+  Inputs in;
+  collect(in, a_fmt, b_fmt, c_fmt, a, b, c, &scales);
+  exact_sum(out, in);
+}
+
+std::uint32_t exact_dot_rounded(Format a_fmt, Format b_fmt, Format c_fmt, std::span<const std::uint32_t> a,
+                                std::span<const std::uint32_t> b, std::uint32_t c, const ScaleVectors& scales,
+                                Format out, Rounding mode, bool satfinite) {
+  MpfrValue v;
+  exact_dot(v, a_fmt, b_fmt, c_fmt, a, b, c, scales);
+  return mpfr_round_bits(out, v, mode, satfinite);
+}
+
+namespace {
+// The exact sum of collected inputs (IEEE specials, +0 for an exact cancellation).
+void exact_sum(mpfr_ptr out, const Inputs& in) {
   if (in.nan || (in.pos_inf && in.neg_inf)) {
     mpfr_set_prec(out, 32);
     mpfr_set_nan(out);
@@ -283,6 +319,7 @@ void exact_dot(mpfr_ptr out, Format a_fmt, Format b_fmt, Format c_fmt, std::span
   mpfr_set_prec(out, std::max<mpfr_prec_t>(bits, 2));
   if (mpfr_set_z_2exp(out, sum.v, lo, MPFR_RNDN) != 0) throw std::logic_error("exact_dot: inexact");
 }
+}  // namespace
 
 std::uint32_t exact_dot_rounded(Format a_fmt, Format b_fmt, Format c_fmt, std::span<const std::uint32_t> a,
                                 std::span<const std::uint32_t> b, std::uint32_t c, Format out, Rounding mode,

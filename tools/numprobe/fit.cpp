@@ -53,6 +53,9 @@ std::string rule_text(const ModelRule& r) {
       case InputClass::bf16: who += "bf16 "; break;
       case InputClass::tf32: who += "tf32 "; break;
       case InputClass::fp8: who += "fp8 "; break;
+      case InputClass::f6f4: who += "f6f4 "; break;
+      case InputClass::mxf8f6f4: who += "mxf8f6f4 "; break;
+      case InputClass::mxf4: who += "mxf4 "; break;
     }
   }
   if (r.d_type) who += "D=" + std::string(name_of(*r.d_type)) + " ";

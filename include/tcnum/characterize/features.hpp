@@ -129,7 +129,7 @@ struct FitOptions {
 InstructionFit fit_instruction(const Instruction& in, const BatchFn& box, const FitOptions& opt = {});
 
 // The instructions `fit --instr all` probes on sm: one per distinct (family, M, K, types),
-// the smallest N; m8n8k4 only on sm_70.
+// the smallest N; m8n8k4 only on sm_70; not Blackwell's kind:: instructions (FP6/FP4, scales).
 std::vector<Instruction> fit_instructions(int sm);
 
 // Merges per-instruction fits into a model with few rules: a catch-all rule for the most

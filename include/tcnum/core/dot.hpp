@@ -18,6 +18,12 @@ inline std::uint32_t mma_element(const Model& m, const Instruction& in, std::spa
   return mma_element(m.params_for(in), in, a, b, c);
 }
 
+// Block-scaled instructions (in.block_scaled()): also the in.scales_per_row() scales of A's row
+// and of B's column, raw in.scale_type bits (ue8m0 or ue4m3).
+std::uint32_t mma_element(const Model& m, const Instruction& in, std::span<const std::uint32_t> a,
+                          std::span<const std::uint32_t> b, std::uint32_t c, std::span<const std::uint32_t> scale_a,
+                          std::span<const std::uint32_t> scale_b);
+
 // Instruction level: one M×N×K tile. A: M×K row-major, B: N×K (column n's K elements
 // contiguous), C and D: M×N row-major; raw bits in uint32s, as the device probes use.
 void mma_tile(const Model& m, const Instruction& in, const std::uint32_t* a, const std::uint32_t* b,

@@ -34,4 +34,18 @@ std::vector<std::uint32_t> gemm(const Model& model, const Instruction& in, int m
                                 const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b,
                                 const std::vector<std::uint32_t>& c, const GemmOptions& opt = {});
 
+// Block-scaled instructions (in.block_scaled()): their scale tensors, raw in.scale_type bits.
+// a: M × (K / in.scale_block) row-major (row i's scales along K); b: (K / in.scale_block) × N
+// row-major (column j's scales down K), as the PTX ISA's SA[i][k/V] and SB[k/V][j].
+struct BlockScales {
+  std::vector<std::uint32_t> a, b;
+};
+
+// gemm for a block-scaled instruction: K must be a multiple of in.k (no padding of scaled
+// operands). Every element takes the reference datapath (no fast kernel for scales).
+std::vector<std::uint32_t> gemm(const Model& model, const Instruction& in, int m, int n, int k,
+                                const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b,
+                                const std::vector<std::uint32_t>& c, const BlockScales& scales,
+                                const GemmOptions& opt = {});
+
 }  // namespace tcnum

@@ -13,7 +13,10 @@ enum class Family : std::uint8_t { mma, wgmma, tcgen05 };
 
 // One instruction as named in PTX, without .sync.aligned and layouts, e.g.
 // "mma.m16n8k16.f32.bf16.bf16.f32", "wgmma.m64n128k32.f32.e4m3.e5m2",
-// "tcgen05.mma.m128n256k16.f32.f16.f16" (tcgen05: kind implied by the input types).
+// "tcgen05.mma.m128n256k16.f32.f16.f16" (tcgen05: kind implied by the input types). Blackwell's
+// FP6/FP4 and block-scaled forms spell their kind as PTX does:
+// "mma.m16n8k64.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3" (sm_120a),
+// "tcgen05.mma.m128n64k32.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e4m3.e2m1.ue8m0" (sm_100a).
 struct Instruction {
   std::string name;
   Family family = Family::mma;
@@ -22,8 +25,18 @@ struct Instruction {
   Format a_type = Format::fp16;
   Format b_type = Format::fp16;
   Format c_type = Format::fp32;
-  int min_sm = 0;      // first architecture that has it (70, 75, 80, 89, 90, 100)
-  int max_sm = 1000;   // last (wgmma is sm_90a only)
+  int min_sm = 0;      // first architecture that has it (70, 75, 80, 89, 90, 100, 120)
+  int max_sm = 1000;   // last (wgmma is sm_90a only; tcgen05 is not on sm_120)
+  // Blackwell's PTX kind where the name spells it ("f8f6f4", "mxf8f6f4", "mxf4", "mxf4nvf4");
+  // empty for the older names whose kind the input types imply.
+  std::string kind;
+  // Block scaling: K elements per scale (32: MX, ue8m0; 16: NVFP4, ue4m3); 0 = not block-scaled.
+  // Row i of A has k / scale_block scales of scale_type, column j of B as many (PTX ISA,
+  // "block scaling": scale_A[i][k / scale_block] multiplies A[i][k], scale_B likewise B[k][j]).
+  int scale_block = 0;
+  Format scale_type = Format::ue8m0;
+  bool block_scaled() const { return scale_block > 0; }
+  int scales_per_row() const { return block_scaled() ? k / scale_block : 0; }
 };
 
 class UnknownInstruction : public std::invalid_argument {

@@ -43,6 +43,12 @@ struct DatapathParams {
   // The alignment exponent of a block is at least this (a floor under the largest nominal
   // exponent): terms are then truncated to 2^(max(emax, floor) - F). None = no floor.
   std::optional<int> align_exponent_floor;
+  // Block-scaled instructions (Instruction::scale_block > 0): how the scales enter the fused sum.
+  // 1: each product a_k·b_k·sa·sb is one term, its nominal exponent the sum of the four factors'
+  // (MMA-Sim's Blackwell mxf8f6f4); g > 1: g consecutive products are summed exactly, the sum
+  // multiplied by sa·sb, and that term aligned by the scales' exponents alone, zero or not
+  // (MMA-Sim's mxf4/mxf4nvf4, g = 16). Must divide scale_block. Ignored without block scaling.
+  int scale_group = 1;
 
   bool operator==(const DatapathParams&) const = default;
 };
@@ -51,7 +57,9 @@ struct DatapathParams {
 DatapathParams exact_params();
 
 // Which instructions a rule applies to; empty fields match anything.
-enum class InputClass : std::uint8_t { f16, bf16, tf32, fp8 };
+// f6f4: Blackwell's kind::f8f6f4 with an FP6/FP4 operand (or any kind::f8f6f4 on sm_120);
+// mxf8f6f4 / mxf4 (mxf4 and mxf4nvf4): the block-scaled kinds.
+enum class InputClass : std::uint8_t { f16, bf16, tf32, fp8, f6f4, mxf8f6f4, mxf4 };
 InputClass input_class(const Instruction& in);
 
 // Device evidence for a rule: one GPU's corpus reproduced bit for bit, naming exactly the
@@ -90,7 +98,7 @@ struct Model {
 // "validated on A100 (sm_80) [corpora/a100, normal-range inputs only]; ..." or "not validated on a device".
 std::string validation_summary(const std::vector<Validation>& v);
 
-const Model& builtin_model(int sm);   // sm_70, 75, 80, 86, 89, 90, 100
+const Model& builtin_model(int sm);   // sm_70, 75, 80, 86, 89, 90, 100, 120
 
 // The ranges model_from_json accepts (an error names the JSON path, e.g. rules[0].k_passes).
 // The datapath relies on them: no overflow of k_passes * pass_interleave or of exponent sums.
@@ -100,6 +108,7 @@ struct ModelLimits {
   int k_passes_max = 64, pass_interleave_max = 64;
   int block_result_frac_bits_max = 52;
   int align_exponent_floor_abs_max = 100000;
+  int scale_group_max = 64;
   int sm_max = 999;
 };
 inline constexpr ModelLimits kModelLimits{};

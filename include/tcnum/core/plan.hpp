@@ -61,10 +61,19 @@ std::uint32_t mma_element(const MmaPlan& plan, std::span<const std::uint32_t> a,
 std::size_t mma_batch(const MmaPlan& plan, std::size_t count, const std::uint32_t* a, const std::uint32_t* b,
                const std::uint32_t* c, std::uint32_t* d);
 
+// A block-scaled instruction's element: scale_a holds the in.scales_per_row() scales of A's row,
+// scale_b those of B's column (raw in.scale_type bits). Always the reference datapath.
+std::uint32_t mma_element(const MmaPlan& plan, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
+                          std::uint32_t c, std::span<const std::uint32_t> scale_a, std::span<const std::uint32_t> scale_b);
+
 // The reference datapath (the scalar oracle the fast kernel is tested against): the same
 // function as mma_element, computed term by term with exact wide sums.
 std::uint32_t mma_element_reference(const DatapathParams& p, const Instruction& in, std::span<const std::uint32_t> a,
                                     std::span<const std::uint32_t> b, std::uint32_t c);
+// The same with the scale vectors of a block-scaled instruction (empty spans otherwise).
+std::uint32_t mma_element_reference(const DatapathParams& p, const Instruction& in, std::span<const std::uint32_t> a,
+                                    std::span<const std::uint32_t> b, std::uint32_t c,
+                                    std::span<const std::uint32_t> scale_a, std::span<const std::uint32_t> scale_b);
 
 // The instruction set the fast kernel was dispatched to on this machine: "avx512", "avx2" or
 // "baseline" (SSE2). TCNUM_SIMD=baseline|avx2|avx512 in the environment caps it (a request

@@ -68,11 +68,25 @@ std::uint32_t mpfr_round_bits(Format f, double x, Rounding mode, bool satfinite 
 void exact_dot(mpfr_ptr out, Format a_fmt, Format b_fmt, Format c_fmt, std::span<const std::uint32_t> a,
                std::span<const std::uint32_t> b, std::uint32_t c);
 
+// Block scaling: product k is multiplied by a[k / block] * b[k / block] (raw `format` bits).
+struct ScaleVectors {
+  Format format = Format::ue8m0;
+  int block = 32;
+  std::span<const std::uint32_t> a, b;
+};
+
+// The exact value of c + sum_k a_k*b_k*sa_(k/block)*sb_(k/block); a NaN scale gives NaN.
+void exact_dot(mpfr_ptr out, Format a_fmt, Format b_fmt, Format c_fmt, std::span<const std::uint32_t> a,
+               std::span<const std::uint32_t> b, std::uint32_t c, const ScaleVectors& scales);
+
 // exact_dot correctly rounded into `out` with `mode`: the one rounding an ideal
 // tensor core would do. Returns out's raw bits.
 std::uint32_t exact_dot_rounded(Format a_fmt, Format b_fmt, Format c_fmt, std::span<const std::uint32_t> a,
                                 std::span<const std::uint32_t> b, std::uint32_t c, Format out, Rounding mode,
                                 bool satfinite = false);
+std::uint32_t exact_dot_rounded(Format a_fmt, Format b_fmt, Format c_fmt, std::span<const std::uint32_t> a,
+                                std::span<const std::uint32_t> b, std::uint32_t c, const ScaleVectors& scales,
+                                Format out, Rounding mode, bool satfinite = false);
 
 // exact_dot correctly rounded to double (nearest even; no product or sum of these
 // formats leaves double's range).
