@@ -1,0 +1,43 @@
+// libFuzzer: whole corpus files (plain or gzip) through CorpusReader. Besides "no crash, no
+// leak, no UB": the reader ends (a bounded number of calls), line numbers never go back, and
+// every case it returns formats back to a line that parses to the same case.
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "tcnum/core/corpus.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static const std::string path = [] {
+    char name[] = "/tmp/tcnum_fuzz_corpus_XXXXXX";
+    const int fd = mkstemp(name);
+    if (fd < 0) std::abort();
+    close(fd);
+    return std::string(name);
+  }();
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f || std::fwrite(data, 1, size, f) != size || std::fclose(f) != 0) std::abort();
+
+  tcnum::CorpusReader reader(path);
+  tcnum::CorpusCase k;
+  std::string why;
+  std::size_t calls = 0, last_line = 0;
+  while (true) {
+    const auto st = reader.next(k, why);
+    if (++calls > size + 2) std::abort();  // each call consumes at least one byte or ends
+    if (reader.line_number() < last_line) std::abort();
+    last_line = reader.line_number();
+    if (st == tcnum::CorpusReader::Status::end) break;
+    if (st != tcnum::CorpusReader::Status::case_read) continue;
+    const std::string line = tcnum::format_case_line(k.arch, k.instruction, k.a, k.b, k.c, k.d);
+    std::string why_again;
+    const auto again = tcnum::parse_case_line(line, why_again);
+    if (!again || again->a != k.a || again->b != k.b || again->c != k.c || again->d != k.d ||
+        again->instruction.name != k.instruction.name)
+      std::abort();
+  }
+  return 0;
+}
