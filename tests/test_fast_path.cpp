@@ -96,61 +96,54 @@ TEST(FastPath, DispatchTakesTheBestPathTheCpuHas) {
   else GTEST_LOG_(INFO) << "TCNUM_SIMD=" << std::getenv("TCNUM_SIMD") << ": running " << simd_path();
 }
 
-// Hand-picked hard cases (specials, cancelling pairs, sparse products, every exponent range)
-// on every architecture: a batch of them through the fast kernel equals the reference.
+// A batch of hand-picked hard cases (specials, cancelling pairs, sparse products, every
+// exponent range), run through the plan's batch kernel and its scalar path, each checked against
+// the reference datapath; on a mismatch the log shows the parameters and the case.
+void check_hard_batch(const MmaPlan& plan, std::size_t count) {
+  const Instruction& in = plan.instruction;
+  std::vector<std::uint32_t> a, b, c, d(count);
+  for (std::size_t t = 0; t < count; ++t) {
+    const auto pc = test::pick_case(in, *rc::gen::inRange(0, 3));
+    a.insert(a.end(), pc.a.begin(), pc.a.end());
+    b.insert(b.end(), pc.b.begin(), pc.b.end());
+    c.push_back(pc.c);
+  }
+  mma_batch(plan, d.size(), a.data(), b.data(), c.data(), d.data());
+  const auto k = static_cast<std::size_t>(in.k);
+  RC_LOG() << in.name << ": " << features::params_text(plan.params) << (plan.fast ? " (fast)" : " (reference only)") << "\n";
+  for (std::size_t t = 0; t < d.size(); ++t) {
+    const std::span<const std::uint32_t> at{a.data() + t * k, k}, bt{b.data() + t * k, k};
+    const std::uint32_t want = mma_element_reference(plan.params, in, at, bt, c[t]);
+    const std::uint32_t scalar = mma_element(plan, at, bt, c[t]);
+    if (d[t] != want || scalar != want) {
+      RC_LOG() << "case " << t << ": a";
+      for (auto x : at) RC_LOG() << " " << test::hex(x);
+      RC_LOG() << "\n  b";
+      for (auto x : bt) RC_LOG() << " " << test::hex(x);
+      RC_LOG() << "\n  c " << test::hex(c[t]) << " batch " << test::hex(d[t]) << " scalar " << test::hex(scalar)
+               << " reference " << test::hex(want) << "\n";
+    }
+    RC_ASSERT(d[t] == want);
+    RC_ASSERT(scalar == want);
+  }
+}
+
+// Hard cases on every built-in model.
 RC_GTEST_PROP(FastPath, HardCasesEqualReference, ()) {
   const int sm = *rc::gen::element(70, 75, 80, 86, 89, 90, 100);
   const auto all = distinct_instructions(sm);
   const Instruction in = *rc::gen::elementOf(all);
-  const MmaPlan plan = compile_plan(builtin_model(sm), in);
-  const int count = *rc::gen::inRange(1, 40);
-  std::vector<std::uint32_t> a, b, c, d(static_cast<std::size_t>(count));
-  for (int t = 0; t < count; ++t) {
-    const auto pc = test::pick_case(in, *rc::gen::inRange(0, 3));
-    a.insert(a.end(), pc.a.begin(), pc.a.end());
-    b.insert(b.end(), pc.b.begin(), pc.b.end());
-    c.push_back(pc.c);
-  }
-  mma_batch(plan, d.size(), a.data(), b.data(), c.data(), d.data());
-  const auto k = static_cast<std::size_t>(in.k);
-  for (std::size_t t = 0; t < d.size(); ++t) {
-    const std::uint32_t want =
-        mma_element_reference(plan.params, in, {a.data() + t * k, k}, {b.data() + t * k, k}, c[t]);
-    RC_ASSERT(d[t] == want);
-    RC_ASSERT(mma_element(plan, {a.data() + t * k, k}, {b.data() + t * k, k}, c[t]) == want);  // scalar path
-  }
+  check_hard_batch(compile_plan(builtin_model(sm), in), static_cast<std::size_t>(*rc::gen::inRange(1, 40)));
 }
 
 // Parameters near every built-in model (one to four fields changed): whatever the plan compiles
-// to, mma_batch equals the reference datapath on hard cases.
+// to, it equals the reference datapath on hard cases.
 RC_GTEST_PROP(FastPath, PerturbedModelsEqualReference, ()) {
   const int sm = *rc::gen::element(70, 75, 80, 86, 89, 90, 100);
   const auto all = distinct_instructions(sm);
   const Instruction in = *rc::gen::elementOf(all);
-  const DatapathParams p = test::pick_params(in, sm);
-  const MmaPlan plan = compile_plan(p, in);
-  std::vector<std::uint32_t> a, b, c, d(24);
-  for (std::size_t t = 0; t < d.size(); ++t) {
-    const auto pc = test::pick_case(in, *rc::gen::inRange(0, 3));
-    a.insert(a.end(), pc.a.begin(), pc.a.end());
-    b.insert(b.end(), pc.b.begin(), pc.b.end());
-    c.push_back(pc.c);
-  }
-  mma_batch(plan, d.size(), a.data(), b.data(), c.data(), d.data());
-  const auto k = static_cast<std::size_t>(in.k);
-  RC_LOG() << in.name << ": " << features::params_text(p) << (plan.fast ? " (fast)" : " (reference only)") << "\n";
-  for (std::size_t t = 0; t < d.size(); ++t) {
-    const std::uint32_t want = mma_element_reference(p, in, {a.data() + t * k, k}, {b.data() + t * k, k}, c[t]);
-    if (d[t] != want) {
-      RC_LOG() << "case " << t << ": a";
-      for (std::size_t j = 0; j < k; ++j) RC_LOG() << " " << test::hex(a[t * k + j]);
-      RC_LOG() << "\n  b";
-      for (std::size_t j = 0; j < k; ++j) RC_LOG() << " " << test::hex(b[t * k + j]);
-      RC_LOG() << "\n  c " << test::hex(c[t]) << " fast " << test::hex(d[t]) << " reference " << test::hex(want) << "\n";
-    }
-    RC_ASSERT(d[t] == want);
-    RC_ASSERT(mma_element(plan, {a.data() + t * k, k}, {b.data() + t * k, k}, c[t]) == want);  // scalar path
-  }
+  const MmaPlan plan = compile_plan(test::pick_params(in, sm), in);
+  check_hard_batch(plan, 24);
   RC_TAG(plan.fast ? "fast plan" : "reference-only plan");
 }
 
