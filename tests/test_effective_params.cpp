@@ -30,8 +30,12 @@ struct ArchInstruction {
 const std::vector<ArchInstruction>& every_instruction() {
   static const std::vector<ArchInstruction> all = [] {
     std::vector<ArchInstruction> v;
+    // Blackwell's kind:: instructions (FP6/FP4 operands, scales) are outside what effective_params
+    // reasons about (fit_instructions skips them): e.g. an unpack_format acting on FP6 subnormals
+    // through C's low bits is not recognised.
     for (int sm : known_archs())
-      for (const Instruction& in : test::unscaled_instructions_for(sm)) v.push_back({sm, in});
+      for (const Instruction& in : instructions_for(sm))
+        if (in.kind.empty()) v.push_back({sm, in});
     return v;
   }();
   return all;
