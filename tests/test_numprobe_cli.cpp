@@ -7,16 +7,17 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
 
 namespace {
 
 struct Outcome {
   int status = -1;
-  std::string output;  // stdout and stderr together
+  std::string output;  // stdout and stderr together (or stdout alone)
 };
 
-Outcome numprobe(const std::string& args) {
-  const std::string cmd = std::string(TCNUM_NUMPROBE) + " " + args + " 2>&1";
+Outcome numprobe(const std::string& args, bool with_stderr = true) {
+  const std::string cmd = std::string(TCNUM_NUMPROBE) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
   Outcome r;
   std::FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
@@ -135,3 +136,41 @@ TEST(CountOptionsCli, ZeroAndNegativeCountsAreRejected) {
     EXPECT_NE(r.output.find("not in range"), std::string::npos) << bad << "\n" << r.output;
   }
 }
+
+namespace {
+
+// Only a JSON document: first and last non-blank characters are its braces.
+bool only_json(const std::string& out) {
+  const auto first = out.find_first_not_of(" \n"), last = out.find_last_not_of(" \n");
+  return first != std::string::npos && out[first] == '{' && out[last] == '}';
+}
+
+// --json owns stdout, in every command (the text report, if any, goes to stderr).
+TEST(NumprobeOptions, JsonIsAloneOnStdout) {
+  const std::string good = write_file("json.tcc", kGood);
+  for (const std::string& args : std::vector<std::string>{"list --json", "list --arch sm_80 --json", "replay --json " + good}) {
+    const auto r = numprobe(args, false);
+    EXPECT_EQ(r.status, 0) << args;
+    EXPECT_TRUE(only_json(r.output)) << args << ":\n" << r.output;
+  }
+  EXPECT_NE(numprobe("replay --json " + good, false).output.find("\"passed\": 1"), std::string::npos);
+}
+
+// One default architecture: sm_90, the validated one.
+TEST(NumprobeOptions, DefaultArchitectureIsSm90) {
+  EXPECT_EQ(numprobe("list", false).output, numprobe("list --arch sm_90", false).output);
+  EXPECT_NE(numprobe("list", false).output, numprobe("list --arch sm_80", false).output);
+}
+
+// numprobe features and numprobe profile take their own ops only (where built: they need MPFR).
+TEST(NumprobeOptions, SubcommandsRejectTheOtherKindOfOp) {
+  if (numprobe("features --help").status != 0) GTEST_SKIP() << "numprobe built without the characterisation layer";
+  const auto f = numprobe("features --op accumulate");
+  EXPECT_NE(f.status, 0);
+  EXPECT_NE(f.output.find("numprobe profile --op accumulate"), std::string::npos) << f.output;
+  const auto p = numprobe("profile --op align");
+  EXPECT_NE(p.status, 0);
+  EXPECT_NE(p.output.find("numprobe features --op align"), std::string::npos) << p.output;
+}
+
+}  // namespace

@@ -35,7 +35,7 @@ struct ChainOptions {
   int trials = 1000;
   std::string instr = "mma";
   std::string backend = "emu";
-  std::string arch;  // emu: sm_80 by default; device: the GPU's
+  std::string arch;  // emu: kDefaultArch when empty; device: the GPU's
   std::string model_file;
   bool exact_model = false;
   std::string scaling = "auto";
@@ -199,7 +199,7 @@ int run_chain(const ChainOptions& o) {
       throw std::invalid_argument("--arch " + o.arch + " but the GPU is sm_" + std::to_string(sm));
 #endif
   } else {
-    sm = tcnum::parse_arch(o.arch.empty() ? "sm_80" : o.arch);
+    sm = arch_or_default(o.arch);
   }
   const std::string arch = o.exact_model ? "exact" : "sm_" + std::to_string(sm);
   tcnum::Model model = o.model_file.empty() ? tcnum::builtin_model(sm) : tcnum::load_model_file(o.model_file);
@@ -460,7 +460,7 @@ int run_chain(const ChainOptions& o) {
 
 }  // namespace
 
-void register_chain(CLI::App& app) {
+void register_chain(CLI::App& app, Status& status) {
   auto o = std::make_shared<ChainOptions>();
   auto* cmd = app.add_subcommand(
       "chain", "Chain matrix-multiplication error study (Sun et al. §8.2, Fig. 17): D_i = D_{i-1}·B_i");
@@ -483,8 +483,8 @@ void register_chain(CLI::App& app) {
   cmd->add_option("--backend", o->backend, "emu (the emulator) or device (the GPU, compared with the emulator)")
       ->capture_default_str()
       ->check(CLI::IsMember({"emu", "device"}));
-  cmd->add_option("--arch", o->arch, "model architecture (emu: default sm_80, the paper's A100; device: the GPU's)");
-  cmd->add_option("--model", o->model_file, "model JSON file instead of the built-in model")->check(CLI::ExistingFile);
+  add_arch_option(cmd, o->arch, "model architecture (device: the GPU's)");
+  add_model_option(cmd, o->model_file, "model JSON file instead of the built-in model");
   cmd->add_flag("--exact-model", o->exact_model,
                 "emulate an ideal tensor core (every product kept, one RNE rounding to D) as a control");
   cmd->add_option("--scaling", o->scaling, "per-tensor scaling: auto (amax for fp8, else none), none, amax, pow2")
@@ -493,13 +493,13 @@ void register_chain(CLI::App& app) {
   cmd->add_option("--k", o->k, "K = N of every B_i (0: the instruction's K)")
       ->capture_default_str()
       ->check(CLI::Range(0, 65536));
-  cmd->add_option("--seed", o->seed, "seed (std::mt19937_64 per trial)")->capture_default_str();
+  add_seed_option(cmd, o->seed, "seed (std::mt19937_64 per trial)");
   cmd->add_option("--threads", o->threads, "worker threads (0: all)")->capture_default_str()->check(CLI::Range(0, 1024));
   cmd->add_flag("--no-exact", o->no_exact, "skip the exact (MPFR) reference chain");
   cmd->add_option("--out", o->out, "per-trial CSV")->capture_default_str();
   cmd->add_option("--summary", o->summary, "per-N summary CSV (means over finite trials)");
   cmd->add_flag("--force", o->force, "overwrite existing --out/--summary files");
-  cmd->add_flag("--json", o->json, "print the summary as JSON on stdout instead of the table");
+  add_json_flag(cmd, o->json, "print the summary as JSON on stdout instead of the table");
   cmd->add_flag("--quiet", o->quiet, "no progress on stderr");
   cmd->footer(
       "Example (the paper's Fig. 17 on the A100 model):\n"
@@ -508,7 +508,7 @@ void register_chain(CLI::App& app) {
       "With --backend device every link's product is also emulated on the same inputs, and the whole\n"
       "chains are re-run on the emulator (same seed) and compared bit for bit; exit status 1 when any\n"
       "element or chain differs.");
-  cmd->callback([o] { exit_code() = run_chain(*o); });
+  cmd->callback([o, &status] { status.code = run_chain(*o); });
 }
 
 }  // namespace numprobe

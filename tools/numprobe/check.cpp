@@ -23,8 +23,9 @@ struct CheckOptions {
 
 int run_check(CheckOptions o) {
   if (o.seed == 0) o.seed = static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  std::ostream& text = text_stream(o.json);
   const int sm = device_sm();  // fails early and clearly without a GPU
-  std::cout << "device: " << device_description() << "\nseed: " << o.seed << "\n";
+  text << "device: " << device_description() << "\nseed: " << o.seed << "\n";
   std::optional<tcnum::Model> override_model;
   if (!o.model_file.empty()) override_model = tcnum::load_model_file(o.model_file);
   const tcnum::Model& model = override_model ? *override_model : tcnum::builtin_model(sm);
@@ -34,12 +35,12 @@ int run_check(CheckOptions o) {
   if (!o.mismatches_out.empty()) bad.emplace(o.mismatches_out);
 
   nlohmann::json rows = nlohmann::json::array();
-  std::cout << std::left << std::setw(36) << "instruction";
-  for (const auto& d : dists) std::cout << std::right << std::setw(10) << d;
-  std::cout << "\n";
+  text << std::left << std::setw(36) << "instruction";
+  for (const auto& d : dists) text << std::right << std::setw(10) << d;
+  text << "\n";
   std::size_t total_bad = 0, total = 0;
   for (const auto& in : instrs) {
-    std::cout << std::left << std::setw(36) << in.name << std::flush;
+    text << std::left << std::setw(36) << in.name << std::flush;
     for (const auto& dist : dists) {
       const auto cases = tcnum::generate(in, dist, o.cases, stream_seed(o.seed, in.name, dist));
       const auto dev = run_on_device(in, cases, true);
@@ -53,20 +54,22 @@ int run_check(CheckOptions o) {
       }
       total_bad += mismatches;
       total += cases.size();
-      std::cout << std::right << std::setw(10) << mismatches << std::flush;
+      text << std::right << std::setw(10) << mismatches << std::flush;
       rows.push_back({{"instruction", in.name}, {"distribution", dist}, {"cases", cases.size()}, {"mismatches", mismatches}});
     }
-    std::cout << "\n";
+    text << "\n";
   }
   if (bad) bad->close();
-  std::cout << total - total_bad << " passed, " << total_bad << " failed\n";
-  if (o.json) std::cerr << nlohmann::json{{"seed", o.seed}, {"rows", rows}}.dump() << "\n";
+  text << total - total_bad << " passed, " << total_bad << " failed\n";
+  if (o.json)
+    std::cout << nlohmann::json{{"seed", o.seed}, {"rows", rows}, {"passed", total - total_bad}, {"failed", total_bad}}.dump(2)
+              << "\n";
   return total_bad == 0 ? 0 : 1;
 }
 
 }  // namespace
 
-void register_check(CLI::App& app) {
+void register_check(CLI::App& app, Status& status) {
   auto o = std::make_shared<CheckOptions>();
   auto* cmd = app.add_subcommand("check", "Live check on a GPU: fresh random cases, device vs emulator, per instruction x distribution");
   cmd->add_option("--instr", o->instr, "instruction name or 'all'")->capture_default_str();
@@ -74,18 +77,18 @@ void register_check(CLI::App& app) {
   cmd->add_option("--cases", o->cases, "cases per instruction and distribution")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000000));
-  cmd->add_option("--seed", o->seed, "seed; 0 = from the clock")->capture_default_str();
+  add_seed_option(cmd, o->seed, "seed; 0 = from the clock");
   cmd->add_option("--wgmma-n", o->wgmma_n, "wgmma N values for --instr all")->delimiter(',')->capture_default_str();
-  cmd->add_option("--model", o->model_file, "model JSON instead of the built-in model of the GPU's architecture");
+  add_model_option(cmd, o->model_file, "model JSON instead of the built-in model of the GPU's architecture");
   cmd->add_option("--mismatches-out", o->mismatches_out, "write mismatching cases as corpus lines here");
-  cmd->add_flag("--json", o->json, "JSON table on stderr");
+  add_json_flag(cmd, o->json, "the table as JSON on stdout (text on stderr)");
   cmd->footer(
       "Examples (GPU):\n"
       "  numprobe check --cases 2000 --wgmma-n 8,16,64,128,256   (docs/live-check-h100.txt)\n"
       "  numprobe check --instr mma.m16n8k16.f32.bf16.bf16.f32 --dist spread --seed 7\n"
       "  numprobe check --model fitted.json --mismatches-out bad.tcc   (mismatches as corpus lines)\n"
       "Exit status 1 when any case differs.");
-  cmd->callback([o] { exit_code() = run_check(*o); });
+  cmd->callback([o, &status] { status.code = run_check(*o); });
 }
 
 }  // namespace numprobe

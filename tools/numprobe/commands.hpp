@@ -1,19 +1,21 @@
-// Each numprobe subcommand registers itself on the app; main.cpp wires them together.
+// Each numprobe subcommand registers itself on the app; main.cpp wires them together. A
+// command's callback writes its exit status into the Status that main returns.
 #pragma once
 #include <CLI/CLI.hpp>
 
+#include "options.hpp"
+
 namespace numprobe {
 
-// Exit code of the command that ran (set by its callback).
-int& exit_code();
-
-void register_replay(CLI::App& app);
-void register_list(CLI::App& app);
-void register_chain(CLI::App& app);
-void register_record(CLI::App& app);
-void register_check(CLI::App& app);
-void register_discover(CLI::App& app);  // the top-level --dtype/--op options (no subcommand)
-void register_fit(CLI::App& app);
-void register_fuzz(CLI::App& app);  // numprobe fuzz and fuzz merge (no MPFR needed)
+void register_replay(CLI::App& app, Status& status);
+void register_list(CLI::App& app, Status& status);
+void register_chain(CLI::App& app, Status& status);
+void register_record(CLI::App& app, Status& status);
+void register_check(CLI::App& app, Status& status);
+// `numprobe features` and `numprobe profile`, and the top-level --dtype/--op options that
+// alias them (the documented `numprobe --dtype bf16 --op accumulate`).
+void register_discover(CLI::App& app, Status& status);
+void register_fit(CLI::App& app, Status& status);
+void register_fuzz(CLI::App& app, Status& status);  // numprobe fuzz and fuzz merge (no MPFR needed)
 
 }  // namespace numprobe

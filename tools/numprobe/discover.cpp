@@ -1,6 +1,6 @@
-// numprobe --dtype X --op Y: the element-wise profiling of Sun et al. (§8.1) and the feature
-// tests, on a GPU (--backend device) or on any built-in model (--backend emu --arch sm_XX).
-// These options live on the top-level app: there is no subcommand.
+// numprobe profile (the element-wise profiling of Sun et al., §8.1) and numprobe features (the
+// feature tests), on a GPU (--backend device) or on any model (--backend emu --arch sm_XX);
+// `numprobe --dtype X --op Y` is the documented alias of both.
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -15,6 +15,8 @@ using namespace tcnum;
 using namespace tcnum::features;
 
 struct DiscoverOptions {
+  enum class Kind : std::uint8_t { any, features, profile };  // which entry point: the alias, or a subcommand
+  Kind kind = Kind::any;
   std::string dtype, op, backend = "emu", arch, instr, init = "both", acc = "f32", model_file, c_init = "own";
   std::size_t trials = 1000;
   std::uint64_t seed = 1;
@@ -178,7 +180,9 @@ int run_feature_ops(const DiscoverOptions& o, const Backend& b, const std::vecto
   nlohmann::json all = nlohmann::json::array();
   bool anomalies = false;
   std::vector<std::vector<std::string>> block_rows = {{"instruction", "K", "products fused per step", "steps"}};
-  if (!o.json) std::cout << "numprobe --op " << o.op << " on sm_" << b.sm << " (" << b.description << ")\n";
+  if (!o.json) {
+    std::cout << "numprobe features --op " << o.op << " on sm_" << b.sm << " (" << b.description << ")\n";
+  }
   for (const auto& in : instrs) {
     FeatureOptions opt;
     std::optional<DatapathParams> ref;
@@ -222,9 +226,15 @@ int run_feature_ops(const DiscoverOptions& o, const Backend& b, const std::vecto
   return anomalies ? 3 : 0;
 }
 
-int run_discover(const DiscoverOptions& o) {
+int run_discover(DiscoverOptions o) {
+  if (o.kind == DiscoverOptions::Kind::features && o.op.empty()) o.op = "all";
+  if (o.kind == DiscoverOptions::Kind::profile && o.op.empty()) o.op = "profile";
   if (o.op.empty()) throw std::invalid_argument("give --op or --dtype (see --help), e.g. numprobe --dtype bf16 --op accumulate");
   const bool profile_op = is_profile_op(o.op);
+  if (profile_op && o.kind == DiscoverOptions::Kind::features)
+    throw std::invalid_argument("--op " + o.op + " is a profiling op: numprobe profile --op " + o.op);
+  if (!profile_op && o.kind == DiscoverOptions::Kind::profile)
+    throw std::invalid_argument("--op " + o.op + " is a feature test: numprobe features --op " + o.op);
   if (!profile_op && o.op != "all" && !is_feature(o.op)) {
     std::string valid = "profile multiply inner accumulate";
     for (const auto& n : feature_names()) valid += " " + n;
@@ -260,42 +270,90 @@ int run_discover(const DiscoverOptions& o) {
   return run_feature_ops(o, b, instrs);
 }
 
+// The options of one entry point: `kind` says which of the profiling and feature-test options
+// it takes (the top-level alias takes both).
+void add_discover_options(CLI::App* cmd, DiscoverOptions& o, DiscoverOptions::Kind kind) {
+  o.kind = kind;
+  const bool profiling = kind != DiscoverOptions::Kind::features, features = kind != DiscoverOptions::Kind::profile;
+  cmd->add_option("--dtype", o.dtype, "input type: fp16, bf16, tf32, e4m3, e5m2 (default fp16)");
+  std::string ops;
+  if (profiling) ops = "profile | multiply | inner | accumulate (Sun et al. §8.1 profiling)";
+  if (features) {
+    if (!ops.empty()) ops += "; ";
+    for (const auto& n : feature_names()) ops += n + " | ";
+    ops += "all (feature tests)";
+  }
+  cmd->add_option("--op", o.op, ops);
+  cmd->add_option("--backend", o.backend, "emu (a model) or device (the GPU)")->capture_default_str();
+  add_arch_option(cmd, o.arch, "emu");
+  add_model_option(cmd, o.model_file, "emu: a model JSON file instead of the built-in model");
+  cmd->add_option("--instr", o.instr, "instruction (PTX name) or 'all' of the dtype; default: the natural one");
+  cmd->add_option("--acc", o.acc, "C/D type: f32 or f16 (where the dtype has it)")->capture_default_str();
+  if (profiling) {
+    cmd->add_option("--init", o.init, "profiling: low, fp32 or both")->capture_default_str();
+    cmd->add_option("--c-init", o.c_init, "profiling: draw C in its own format (own) or in the input format (input)")
+        ->capture_default_str();
+    cmd->add_option("--trials", o.trials, "profiling: trials per cell")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 100000000));
+    add_seed_option(cmd, o.seed, "profiling: seed of the N(0,1) draws");
+  }
+  add_json_flag(cmd, o.json, "JSON on stdout instead of tables");
+}
+
 }  // namespace
 
-void register_discover(CLI::App& app) {
+namespace {
+
+// `numprobe features` or `numprobe profile`.
+void add_discover_subcommand(CLI::App& app, Status& status, const char* name, const std::string& description,
+                             DiscoverOptions::Kind kind, const std::string& footer) {
   auto o = std::make_shared<DiscoverOptions>();
-  app.add_option("--dtype", o->dtype, "input type: fp16, bf16, tf32, e4m3, e5m2 (default fp16)");
-  app.add_option("--op", o->op,
-                 "profile | multiply | inner | accumulate (Sun et al. §8.1 profiling); product | align | carry | "
-                 "normalize | round | blocksize | order | subnormal | special | monotonic | all (feature tests)");
-  app.add_option("--backend", o->backend, "emu (a model) or device (the GPU)")->capture_default_str();
-  app.add_option("--arch", o->arch, "emu: sm_70 sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 (default sm_80, the paper's A100)");
-  app.add_option("--model", o->model_file, "emu: a model JSON file instead of the built-in model")->check(CLI::ExistingFile);
-  app.add_option("--instr", o->instr, "instruction (PTX name) or 'all' of the dtype; default: the natural one");
-  app.add_option("--init", o->init, "profiling: low, fp32 or both")->capture_default_str();
-  app.add_option("--acc", o->acc, "C/D type: f32 or f16 (where the dtype has it)")->capture_default_str();
-  app.add_option("--c-init", o->c_init, "profiling: draw C in its own format (own) or in the input format (input)")
-      ->capture_default_str();
-  app.add_option("--trials", o->trials, "profiling: trials per cell")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 100000000));
-  app.add_option("--seed", o->seed, "profiling: seed of the N(0,1) draws")->capture_default_str();
-  app.add_flag("--json", o->json, "JSON on stdout instead of tables");
+  auto* cmd = app.add_subcommand(name, description);
+  add_discover_options(cmd, *o, kind);
+  cmd->footer(footer);
+  cmd->callback([o, &status] { status.code = run_discover(*o); });
+}
+
+}  // namespace
+
+void register_discover(CLI::App& app, Status& status) {
+  add_discover_subcommand(
+      app, status, "features",
+      "Feature tests: designed inputs that reveal how an instruction adds, aligns, rounds, orders (emulator or GPU)",
+      DiscoverOptions::Kind::features,
+      "Examples:\n"
+      "  numprobe features --dtype fp16 --op all                 (every test, built-in sm_90 model)\n"
+      "  numprobe features --dtype bf16 --op align --arch sm_80\n"
+      "  numprobe features --dtype e4m3 --op all --backend device   (GPU)\n"
+      "  numprobe features --dtype tf32 --op blocksize --arch sm_80   (every tf32 instruction)\n"
+      "  numprobe features --op round --instr mma.m16n8k16.f16.f16.f16.f16 --json\n"
+      "Exit status 3 when a test reports an anomaly (a behaviour no model parameter expresses).");
+  add_discover_subcommand(
+      app, status, "profile",
+      "Element-wise profiling of Sun et al. (TPDS 2023, §8.1): mean error of multiply, inner product, accumulation",
+      DiscoverOptions::Kind::profile,
+      "Examples:\n"
+      "  numprobe profile --dtype bf16 --op accumulate --arch sm_80   (the paper's A100 set-up, Table 12's row)\n"
+      "  numprobe profile --dtype fp16 --acc f16 --arch sm_80         (Table 14's set-up, all three rows)\n"
+      "  numprobe profile --dtype e4m3 --backend device               (GPU)\n"
+      "The output says which model answered: validated on hardware, or literature-only.");
+
+  // The documented entry point `numprobe --dtype bf16 --op accumulate`: the same options on the
+  // top-level app, for both kinds.
+  auto o = std::make_shared<DiscoverOptions>();
+  add_discover_options(&app, *o, DiscoverOptions::Kind::any);
   app.footer(app.get_footer() +
-             "Element-wise profiling (Sun et al. §8.1) and feature tests (no subcommand):\n"
-             "  numprobe --dtype bf16 --op accumulate                 (paper-style table, A100 model)\n"
-             "  numprobe --dtype fp16 --acc f16 --op profile          (Table 14's set-up)\n"
-             "  numprobe --dtype bf16 --op align --backend emu --arch sm_90\n"
-             "  numprobe --dtype e4m3 --op all --backend device       (GPU: every feature test)\n"
-             "  numprobe --dtype tf32 --op blocksize --arch sm_80      (per instruction)\n"
-             "  numprobe --op round --instr mma.m16n8k16.f16.f16.f16.f16 --json\n"
+             "Without a subcommand, --dtype/--op run `profile` (profiling ops) or `features` (feature tests):\n"
+             "  numprobe --dtype bf16 --op accumulate --arch sm_80   (= numprobe profile ...)\n"
+             "  numprobe --dtype fp16 --op all                       (= numprobe features ...)\n"
              "  numprobe fit --backend device --out model.json        (GPU: fit a model file)\n");
-  app.callback([o, &app] {
+  app.callback([o, &app, &status] {
     if (!app.get_subcommands().empty()) return;
     if (app.count_all() == 0) return;  // nothing asked: main prints the help
     DiscoverOptions run = *o;
     if (run.op.empty() && !run.dtype.empty()) run.op = "profile";
-    exit_code() = run_discover(run);
+    status.code = run_discover(run);
   });
 }
 

@@ -18,15 +18,11 @@ using namespace tcnum::features;
 Backend make_backend(const std::string& backend, const std::string& arch, const std::string& model_file) {
   Backend b;
   if (backend == "emu") {
-    b.sm = parse_arch(arch.empty() ? "sm_80" : arch);
-    if (!model_file.empty()) {
-      b.model = load_model_file(model_file);
-      b.description = "emulator: model file " + model_file;
-      b.reference = builtin_model(b.sm);  // probe rows then show where the file and the built-in model differ
-    } else {
-      b.model = builtin_model(b.sm);
-      b.description = "emulator: built-in sm_" + std::to_string(b.sm) + " model";
-    }
+    ModelChoice c = choose_model(arch, model_file);
+    b.sm = c.sm;
+    b.model = std::move(c.model);
+    b.description = "emulator: " + c.description;
+    if (c.file) b.reference = builtin_model(b.sm);  // probe rows then show where the file and the built-in model differ
     return b;
   }
   if (backend != "device") throw std::invalid_argument("--backend must be 'emu' or 'device', not '" + backend + "'");

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "options.hpp"
 #include "tcnum/characterize/features.hpp"
 
 namespace numprobe {

@@ -165,22 +165,22 @@ int run_fit(const FitCmdOptions& o) {
 
 }  // namespace
 
-void register_fit(CLI::App& app) {
+void register_fit(CLI::App& app, Status& status) {
   auto o = std::make_shared<FitCmdOptions>();
   auto* cmd = app.add_subcommand("fit", "Run the feature tests on every instruction and fit a model file");
   cmd->add_option("--backend", o->backend, "device (the GPU) or emu (a model; a self-consistency check)")->capture_default_str();
-  cmd->add_option("--arch", o->arch, "emu: the architecture (default sm_80)");
-  cmd->add_option("--model", o->model_file, "emu: fit this model file instead of the built-in one")->check(CLI::ExistingFile);
+  add_arch_option(cmd, o->arch, "emu");
+  add_model_option(cmd, o->model_file, "emu: fit this model file instead of the built-in one");
   cmd->add_option("--instr", o->instr, "one instruction, or 'all' (one per family/shape/types)")->capture_default_str();
   cmd->add_option("--out", o->out, "write the fitted model here (JSON, loadable by replay --model)");
   cmd->add_flag("--force", o->force, "overwrite an existing --out file");
-  cmd->add_option("--seed", o->seed, "seed of the random verification cases")->capture_default_str();
+  add_seed_option(cmd, o->seed, "seed of the random verification cases");
   cmd->add_option("--random-cases", o->random_cases, "random verification cases per distribution")
       ->capture_default_str()
       ->check(CLI::Range(0, 100000000));
   cmd->add_flag("--report", o->report, "print every feature report of every instruction");
   cmd->add_flag("--no-published", o->no_published, "skip the published recipes' cross-checks (faster on a GPU)");
-  cmd->add_flag("--json", o->json, "JSON on stdout");
+  add_json_flag(cmd, o->json, "JSON on stdout");
   cmd->footer(
       "Examples:\n"
       "  numprobe fit --backend device --out h100.json          (GPU)\n"
@@ -188,7 +188,7 @@ void register_fit(CLI::App& app) {
       "  numprobe fit --backend emu --arch sm_90                 (self-consistency: must print 'equal')\n"
       "  numprobe replay --model h100.json corpora/h100/*/*.tcc.gz\n"
       "Exit status 1 when a fitted instruction does not reproduce every case it was asked.");
-  cmd->callback([o] { exit_code() = run_fit(*o); });
+  cmd->callback([o, &status] { status.code = run_fit(*o); });
 }
 
 }  // namespace numprobe

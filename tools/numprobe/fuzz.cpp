@@ -154,7 +154,7 @@ int run_fuzz(const FuzzOptions& o) {
   cfg.run_info.emplace_back("build", tcnum::executable_build_id());
 
   std::unique_ptr<tcnum::fuzz::Backend> device;
-  int sm = o.arch.empty() ? 90 : tcnum::parse_arch(o.arch);
+  int sm = arch_or_default(o.arch);
   if (o.backend == "device") {
     const DeviceFacts facts = device_facts(o.devices.at(0));
     if (o.arch.empty()) sm = facts.sm;
@@ -191,7 +191,7 @@ int run_fuzz(const FuzzOptions& o) {
 
 }  // namespace
 
-void register_fuzz(CLI::App& app) {
+void register_fuzz(CLI::App& app, Status& status) {
   auto o = std::make_shared<FuzzOptions>();
   auto m = std::make_shared<MergeOptions>();
   auto* cmd = app.add_subcommand("fuzz", "Fuzz campaign: device (or a stand-in model) against the emulator, "
@@ -203,7 +203,7 @@ void register_fuzz(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--cases", o->cases, "cases per instruction x distribution (all shards together)");
   cmd->add_option("--time", o->time, "run for this long (90s, 15m, 2h) per session");
-  cmd->add_option("--seed", o->seed, "seed: the same seed draws the same cases")->capture_default_str();
+  add_seed_option(cmd, o->seed, "seed: the same seed draws the same cases");
   cmd->add_option("--out", o->out, "campaign directory (summary.json, mismatches.tcc, raw.tcc.gz, checkpoint)");
   cmd->add_option("--devices", o->devices, "CUDA devices this process drives")->delimiter(',')->capture_default_str();
   cmd->add_option("--shard", o->shard, "I/N: this process runs shard I of N; 'mpi': rank/size from mpirun "
@@ -212,8 +212,7 @@ void register_fuzz(CLI::App& app) {
   cmd->add_option("--backend", o->backend, "device | emu (a model plays the GPU)")->capture_default_str();
   cmd->add_option("--device-model", o->device_model, "model JSON that plays the device (--backend emu)")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--model", o->model_file, "model under test (JSON); default: the built-in model of the arch")
-      ->check(CLI::ExistingFile);
+  add_model_option(cmd, o->model_file, "model under test (JSON); default: the built-in model of the arch");
   cmd->add_option("--arch", o->arch, "architecture (default: the device's; sm_90 for --backend emu)");
   cmd->add_option("--wgmma-n", o->wgmma_n, "only these wgmma N (default: every legal N)")->delimiter(',');
   cmd->add_option("--threads", o->threads, "host threads (0: every core)")->capture_default_str();
@@ -231,14 +230,14 @@ void register_fuzz(CLI::App& app) {
   auto* merge = cmd->add_subcommand("merge", "Join shard outputs of one campaign into one report");
   merge->add_option("dirs", m->dirs, "shard campaign directories")->required()->check(CLI::ExistingDirectory);
   merge->add_option("--out", m->out, "directory for the merged report")->required();
-  merge->callback([m] {
+  merge->callback([m, &status] {
     tcnum::fuzz::merge_campaigns(m->dirs, m->out);
     std::cout << "merged " << m->dirs.size() << " shards into " << m->out << "/summary.json\n";
-    exit_code() = 0;
+    status.code = 0;
   });
-  cmd->callback([o, merge] {
+  cmd->callback([o, merge, &status] {
     if (merge->parsed()) return;
-    exit_code() = run_fuzz(*o);
+    status.code = run_fuzz(*o);
   });
 }
 

@@ -1,38 +1,59 @@
 // numprobe list: the instruction catalog and the built-in models.
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "tcnum/core/model.hpp"
 
 namespace numprobe {
+namespace {
 
-void register_list(CLI::App& app) {
-  auto arch = std::make_shared<std::string>("sm_90");
-  auto show_model = std::make_shared<bool>(false);
-  auto show_validation = std::make_shared<bool>(false);
+struct ListOptions {
+  std::string arch;
+  bool show_model = false, show_validation = false, json = false;
+};
+
+int run_list(const ListOptions& o) {
+  const int sm = arch_or_default(o.arch);
+  if (o.show_model) {
+    std::cout << tcnum::model_to_json(tcnum::builtin_model(sm));  // JSON either way
+    return 0;
+  }
+  const tcnum::Model& model = tcnum::builtin_model(sm);
+  if (o.json) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& in : tcnum::instructions_for(sm)) {
+      nlohmann::json row{{"instruction", in.name}};
+      if (o.show_validation) row["validation"] = tcnum::validation_summary(model.validations_for(in));
+      rows.push_back(row);
+    }
+    std::cout << nlohmann::json{{"arch", "sm_" + std::to_string(sm)}, {"instructions", rows}}.dump(2) << "\n";
+    return 0;
+  }
+  for (const auto& in : tcnum::instructions_for(sm)) {
+    std::cout << in.name;
+    if (o.show_validation) std::cout << "  " << tcnum::validation_summary(model.validations_for(in));
+    std::cout << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+void register_list(CLI::App& app, Status& status) {
+  auto o = std::make_shared<ListOptions>();
   auto* cmd = app.add_subcommand("list", "List the instructions of an architecture, or print its built-in model");
-  cmd->add_option("--arch", *arch, "sm_70, sm_75, sm_80, sm_86, sm_89, sm_90, sm_100")->capture_default_str();
-  cmd->add_flag("--model", *show_model, "print the built-in model as JSON (a template for --model files)");
-  cmd->add_flag("--validation", *show_validation,
+  add_arch_option(cmd, o->arch);
+  cmd->add_flag("--model", o->show_model, "print the built-in model as JSON (a template for --model files)");
+  cmd->add_flag("--validation", o->show_validation,
                 "after each instruction, the GPUs whose corpora confirmed the built-in model on it");
+  add_json_flag(cmd, o->json, "the instructions as JSON on stdout");
   cmd->footer(
       "Examples:\n"
       "  numprobe list --arch sm_80                (the instructions of an architecture)\n"
       "  numprobe list --arch sm_89 --validation   (and which GPUs' corpora confirm each)\n"
       "  numprobe list --arch sm_90 --model        (its built-in model as JSON)\n");
-  cmd->callback([arch, show_model, show_validation] {
-    const int sm = tcnum::parse_arch(*arch);
-    if (*show_model) {
-      std::cout << tcnum::model_to_json(tcnum::builtin_model(sm));
-      return;
-    }
-    const tcnum::Model& model = tcnum::builtin_model(sm);
-    for (const auto& in : tcnum::instructions_for(sm)) {
-      std::cout << in.name;
-      if (*show_validation) std::cout << "  " << tcnum::validation_summary(model.validations_for(in));
-      std::cout << "\n";
-    }
-  });
+  cmd->callback([o, &status] { status.code = run_list(*o); });
 }
 
 }  // namespace numprobe

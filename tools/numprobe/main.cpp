@@ -3,13 +3,6 @@
 
 #include "commands.hpp"
 
-namespace numprobe {
-int& exit_code() {
-  static int code = 0;
-  return code;
-}
-}  // namespace numprobe
-
 int main(int argc, char** argv) {
   CLI::App app{"numprobe: probe, replay and model NVIDIA tensor-core numerics (tcnum)"};
   app.footer(
@@ -19,15 +12,16 @@ int main(int argc, char** argv) {
       "  numprobe record --instr all --dist all --cases 2000 --seed 1 --out h100.tcc.gz   (GPU)\n"
       "  numprobe check --cases 2000   (GPU: device vs emulator table)\n");
   app.require_subcommand(0, 1);
-  numprobe::register_replay(app);
-  numprobe::register_list(app);
-  numprobe::register_fuzz(app);
+  numprobe::Status status;
+  numprobe::register_replay(app, status);
+  numprobe::register_list(app, status);
+  numprobe::register_fuzz(app, status);
 #ifdef TCNUM_HAVE_MPFR  // the commands built on the reference, characterisation and study layers
-  numprobe::register_chain(app);
-  numprobe::register_record(app);
-  numprobe::register_check(app);
-  numprobe::register_discover(app);
-  numprobe::register_fit(app);
+  numprobe::register_chain(app, status);
+  numprobe::register_record(app, status);
+  numprobe::register_check(app, status);
+  numprobe::register_discover(app, status);
+  numprobe::register_fit(app, status);
 #endif
   try {
     app.parse(argc, argv);
@@ -41,5 +35,5 @@ int main(int argc, char** argv) {
     std::cout << app.help();
     return 0;
   }
-  return numprobe::exit_code();
+  return status.code;
 }

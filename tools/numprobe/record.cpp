@@ -20,7 +20,7 @@ struct RecordOptions {
   std::string command_line;
 };
 
-int run_record(const RecordOptions& o) {
+int run_record([[maybe_unused]] const RecordOptions& o) {
 #ifndef TCNUM_HAVE_CUDA
   throw std::runtime_error("numprobe was built without CUDA; record needs a GPU build (docs/probes.md)");
 #else
@@ -55,7 +55,7 @@ int run_record(const RecordOptions& o) {
 
 }  // namespace
 
-void register_record(CLI::App& app) {
+void register_record(CLI::App& app, Status& status) {
   auto o = std::make_shared<RecordOptions>();
   auto* cmd = app.add_subcommand("record", "Record device results as corpus lines (needs a GPU)");
   cmd->add_option("--instr", o->instr, "instruction name or 'all'")->capture_default_str();
@@ -63,7 +63,7 @@ void register_record(CLI::App& app) {
   cmd->add_option("--cases", o->cases, "cases per instruction and distribution")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000000));
-  cmd->add_option("--seed", o->seed, "seed (same seed, same inputs)")->capture_default_str();
+  add_seed_option(cmd, o->seed, "seed (same seed, same inputs)");
   cmd->add_option("--wgmma-n", o->wgmma_n, "wgmma N values probed by --instr all")->delimiter(',')->capture_default_str();
   cmd->add_option("--out", o->out, "corpus file (.tcc or .tcc.gz)")->required();
   cmd->footer(
@@ -72,10 +72,10 @@ void register_record(CLI::App& app) {
       "  numprobe record --instr wgmma.m64n64k16.f32.bf16.bf16 --dist spread --cases 500 --out spread.tcc\n"
       "  tools/record_h100.sh build/tools/numprobe h100-new   (the recipe of corpora/h100)\n"
       "The same seed gives the same inputs; the file records the command line.");
-  cmd->callback([o] {
+  cmd->callback([o, &status] {
     o->command_line = "numprobe record --instr " + o->instr + " --dist " + o->dist + " --cases " +
                       std::to_string(o->cases) + " --seed " + std::to_string(o->seed) + " --out " + o->out;
-    exit_code() = run_record(*o);
+    status.code = run_record(*o);
   });
 }
 

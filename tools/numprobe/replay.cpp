@@ -62,6 +62,7 @@ int run_replay(const ReplayOptions& o) {
   std::vector<std::jthread> pool;
   for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
 
+  std::ostream& text = text_stream(o.json);
   std::size_t passed = 0, failed = 0;
   int shown = 0;
   nlohmann::json report = nlohmann::json::array();
@@ -70,7 +71,7 @@ int run_replay(const ReplayOptions& o) {
     const std::string& file = o.files[f];
     const FileResult& r = results[f];
     if (!r.error.empty()) {
-      std::cout << file << ": error: " << r.error << "\n";
+      text << file << ": error: " << r.error << "\n";
       ++failed;
       continue;
     }
@@ -78,18 +79,18 @@ int run_replay(const ReplayOptions& o) {
       if (shown >= o.max_errors) break;
       ++shown;
       if (is.malformed) {
-        std::cout << is.file << ":" << is.line << ": malformed: " << is.reason << "\n";
+        text << is.file << ":" << is.line << ": malformed: " << is.reason << "\n";
         continue;
       }
       const auto& k = *is.kase;
       const auto fmt = k.instruction.d_type;
-      std::cout << is.file << ":" << is.line << ": mismatch " << k.arch << " " << k.instruction.name
+      text << is.file << ":" << is.line << ": mismatch " << k.arch << " " << k.instruction.name
                 << "\n  device   " << describe(fmt, k.d) << "\n  emulator " << describe(fmt, is.emulated) << "\n";
     }
     const tcnum::ReplayTally& t = r.tally;
     // A file with no case proves nothing: an empty or unreadable corpus must not pass.
     if (t.passed + t.failed == 0 && !o.allow_empty) {
-      std::cout << file << ": error: no cases in " << file << " (--allow-empty accepts this)\n";
+      text << file << ": error: no cases in " << file << " (--allow-empty accepts this)\n";
       ++failed;
     }
     passed += t.passed;
@@ -97,30 +98,30 @@ int run_replay(const ReplayOptions& o) {
     report.push_back({{"file", file}, {"passed", t.passed}, {"failed", t.failed}});
   }
   if (failed > static_cast<std::size_t>(shown) && shown >= o.max_errors)
-    std::cout << "(" << failed - shown << " more failures not shown; raise --max-errors)\n";
-  if (o.json) std::cerr << report.dump() << "\n";
-  std::cout << passed << " passed, " << failed << " failed\n";
+    text << "(" << failed - shown << " more failures not shown; raise --max-errors)\n";
+  if (o.json)
+    std::cout << nlohmann::json{{"files", report}, {"passed", passed}, {"failed", failed}}.dump(2) << "\n";
+  text << passed << " passed, " << failed << " failed\n";
   return failed == 0 ? 0 : 1;
 }
 
 }  // namespace
 
-void register_replay(CLI::App& app) {
+void register_replay(CLI::App& app, Status& status) {
   auto o = std::make_shared<ReplayOptions>();
   auto* cmd = app.add_subcommand("replay", "Replay corpus files (.tcc/.tcc.gz) against a model, bit for bit");
   cmd->add_option("files", o->files, "corpus files")->required()->check(CLI::ExistingFile);
-  cmd->add_option("--model", o->model_file, "model JSON file instead of each arch's built-in model")
-      ->check(CLI::ExistingFile);
+  add_model_option(cmd, o->model_file, "model JSON file instead of each arch's built-in model");
   cmd->add_option("--max-errors", o->max_errors, "mismatches to print")
       ->capture_default_str()
       ->check(CLI::Range(0, 1 << 30));
-  cmd->add_flag("--json", o->json, "also print a per-file JSON summary on stderr");
+  add_json_flag(cmd, o->json, "per-file JSON summary on stdout (the text report then goes to stderr)");
   cmd->add_option("--threads", o->threads, "files replayed at once (0 = every core)")
       ->check(CLI::Range(0, 4096))
       ->capture_default_str();
   cmd->add_flag("--allow-empty", o->allow_empty, "accept a file with no case (otherwise an error)");
   cmd->footer("Ends with 'N passed, M failed'; exit status 0 only when M is 0 and every file held a case.");
-  cmd->callback([o] { exit_code() = run_replay(*o); });
+  cmd->callback([o, &status] { status.code = run_replay(*o); });
 }
 
 }  // namespace numprobe

@@ -1,0 +1,44 @@
+#include "options.hpp"
+
+#include <iostream>
+
+#include "tcnum/core/instruction.hpp"
+
+namespace numprobe {
+
+CLI::Option* add_arch_option(CLI::App* cmd, std::string& arch, const std::string& context) {
+  std::string archs;
+  for (int sm : tcnum::known_archs()) archs += (archs.empty() ? "" : " ") + ("sm_" + std::to_string(sm));
+  return cmd->add_option("--arch", arch,
+                         (context.empty() ? "" : context + ": ") + archs + " (default " + kDefaultArch + ", validated)");
+}
+
+CLI::Option* add_model_option(CLI::App* cmd, std::string& model_file, const std::string& what) {
+  return cmd->add_option("--model", model_file, what)->check(CLI::ExistingFile);
+}
+
+CLI::Option* add_json_flag(CLI::App* cmd, bool& json, const std::string& what) { return cmd->add_flag("--json", json, what); }
+
+CLI::Option* add_seed_option(CLI::App* cmd, std::uint64_t& seed, const std::string& what) {
+  return cmd->add_option("--seed", seed, what)->capture_default_str();
+}
+
+int arch_or_default(const std::string& arch) { return tcnum::parse_arch(arch.empty() ? kDefaultArch : arch); }
+
+ModelChoice choose_model(const std::string& arch, const std::string& model_file) {
+  ModelChoice c;
+  c.sm = arch_or_default(arch);
+  if (model_file.empty()) {
+    c.model = tcnum::builtin_model(c.sm);
+    c.description = "built-in sm_" + std::to_string(c.sm) + " model";
+  } else {
+    c.model = tcnum::load_model_file(model_file);
+    c.description = "model file " + model_file;
+    c.file = true;
+  }
+  return c;
+}
+
+std::ostream& text_stream(bool json) { return json ? std::cerr : std::cout; }
+
+}  // namespace numprobe
