@@ -14,6 +14,7 @@
 
 #include "mma_sync_probe.hpp"
 #include "runner_internal.hpp"
+#include "tcnum/core/parallel.hpp"
 #include "tcnum/probes/device.hpp"
 
 // wgmma kernels live in wgmma_kernels.cu (its own author); CMake defines TCNUM_WGMMA_PROBES
@@ -263,12 +264,10 @@ void run_cases(const Instruction& in, std::size_t count, const std::uint32_t* a,
   if (tiles > static_cast<std::size_t>(1) << 30) throw std::invalid_argument("run_cases: too many cases");
   if (tiles == 0) return;
   std::vector<std::uint32_t> ta(tiles * M * K), tb(tiles * N * K), tc(tiles * M * N);
-  const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
-  const auto spread = [&](auto&& fn) {  // fn(first, last) over [0, count) in `threads` parts
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threads; ++t)
-      pool.emplace_back([&, t] { fn(count * t / threads, count * (t + 1) / threads); });
-    for (auto& th : pool) th.join();
+  const std::size_t parts = static_cast<std::size_t>(std::min(tcnum::resolve_threads(0), 16));
+  const auto spread = [&](auto&& fn) {  // fn(first, last) over [0, count) in `parts` parts
+    tcnum::parallel_for(parts, static_cast<int>(parts),
+                        [&](std::size_t t) { fn(count * t / parts, count * (t + 1) / parts); });
   };
   spread([&](std::size_t first, std::size_t last) {
     for (std::size_t i = first; i < last; ++i) {

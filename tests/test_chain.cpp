@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "memory_limit.hpp"
 #include "tcnum/studies/chain.hpp"
 #include "tcnum/core/format.hpp"
 #include "tcnum/core/model.hpp"
@@ -146,6 +147,26 @@ TEST(Chain, ReproducibleWhateverTheThreadCount) {
       EXPECT_EQ(one.trials[t].links[l].rel_err_exact, three.trials[t].links[l].rel_err_exact);
       EXPECT_FALSE(one.trials[t].links[l].overflow);  // scaled fp8 never overflows
     }
+}
+
+// Issue #14, item 8 (`numprobe chain --threads 300` under `ulimit -v`): threads the system
+// refuses must not abort the study, and the results stay those of one thread.
+TEST(Chain, RefusedThreadsNeitherAbortNorChangeResults) {
+  if (!test::kAddressSpaceCanBeCapped) GTEST_SKIP() << "a sanitizer build cannot cap its address space";
+  ch::Config cfg = config(Format::bf16, ch::Init::low, 300, 2);
+  cfg.exact_reference = false;
+  cfg.threads = 1;
+  const ch::Result one = ch::run(cfg, ch::emulator_gemm(builtin_model(80), 1));
+  const std::string status = test::run_with_address_space_cap(96u << 20, [&] {
+    ch::Config many = cfg;
+    many.threads = 300;
+    const ch::Result r = ch::run(many, ch::emulator_gemm(builtin_model(80), 300));
+    for (std::size_t t = 0; t < one.trials.size(); ++t)
+      for (std::size_t l = 0; l < one.trials[t].links.size(); ++l)
+        if (r.trials[t].links[l].d_hash != one.trials[t].links[l].d_hash) return 1;
+    return 0;
+  });
+  EXPECT_EQ(status, "exited 0");
 }
 
 TEST(Chain, RejectsBadSizes) {

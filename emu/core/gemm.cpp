@@ -22,20 +22,16 @@
 #include "tcnum/core/gemm.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <functional>
-#include <cstdlib>
-#include <exception>
 #include <cmath>
 #include <numeric>
 #include <span>
 #include <sstream>
 #include <stdexcept>
 #include <string>
-#include <system_error>
-#include <thread>
 
 #include "tcnum/core/dot.hpp"
+#include "tcnum/core/parallel.hpp"
 #include "tcnum/core/plan.hpp"
 #include "fast_kernel.hpp"
 
@@ -68,47 +64,11 @@ void check_storage(const Instruction& in, const char* what, Format f, const std:
 // it first to double then to fp32 equals one correct rounding (53 >= 2·24 + 2).
 double add_f32(double x, double y) { return to_double(Format::fp32, encode(Format::fp32, x + y)); }
 
+// The pool's worker count for `requested`, capped where threads would cost more than they save.
 int thread_count(int requested, std::size_t tasks, std::size_t calls) {
-  int want = requested > 0 ? requested : static_cast<int>(std::thread::hardware_concurrency());
-  if (requested <= 0)
-    if (const char* env = std::getenv("TCNUM_THREADS")) {
-      const int v = std::atoi(env);
-      if (v > 0) want = v;
-    }
   constexpr std::size_t kCallsPerThread = 4096;  // below this, threads cost more than they save
-  return std::max(1, std::min<int>(want, static_cast<int>(std::min<std::size_t>(tasks, calls / kCallsPerThread))));
-}
-
-// Runs task(t) for t in [0, tasks) on `threads` threads (tasks taken in turn from a counter);
-// rethrows the first exception.
-void parallel_tasks(std::size_t tasks, int threads, const std::function<void(std::size_t)>& task) {
-  if (threads <= 1) {
-    for (std::size_t t = 0; t < tasks; ++t) task(t);
-    return;
-  }
-  std::atomic<std::size_t> next{0};
-  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
-  auto worker = [&](int w) {
-    try {
-      for (std::size_t t; (t = next.fetch_add(1)) < tasks;) task(t);
-    } catch (...) {
-      errors[static_cast<std::size_t>(w)] = std::current_exception();
-      next = tasks;
-    }
-  };
-  std::vector<std::thread> pool;
-  pool.reserve(static_cast<std::size_t>(threads) - 1);
-  for (int w = 1; w < threads; ++w) {
-    try {
-      pool.emplace_back(worker, w);
-    } catch (const std::system_error&) {
-      break;  // no more threads to be had: the others take the tasks
-    }
-  }
-  worker(0);
-  for (std::thread& th : pool) th.join();
-  for (const std::exception_ptr& e : errors)
-    if (e) std::rethrow_exception(e);
+  return std::max(1, std::min<int>(resolve_threads(requested),
+                                   static_cast<int>(std::min<std::size_t>(tasks, calls / kCallsPerThread))));
 }
 
 }  // namespace
@@ -239,7 +199,7 @@ static std::vector<std::uint32_t> gemm_impl(const Model& model, const Instructio
       for (int s = 1; s < split; ++s) tail[static_cast<std::size_t>(s) - 1] = run_slice(s, d_zero, false);
       return reduce(head, tail.data());
     };
-    parallel_tasks(M, thread_count(opt.threads, M, calls), [&](std::size_t i) {
+    parallel_for(M, thread_count(opt.threads, M, calls), [&](std::size_t i) {
       for (std::size_t j = 0; j < N; ++j) d[i * N + j] = element(i, j);
     });
     return d;
@@ -259,7 +219,7 @@ static std::vector<std::uint32_t> gemm_impl(const Model& model, const Instructio
   };
   const int plane_threads = thread_count(opt.threads, M + groups, calls);
   detail::with_plane_decoder(in.a_type, first.a_seen, [&](auto decode) {
-    parallel_tasks(M, plane_threads, [&](std::size_t i) {
+    parallel_for(M, plane_threads, [&](std::size_t i) {
       for (std::size_t t = 0; t < S; ++t) {
         const std::size_t at = i * Kp + t * ikz;
         for (std::size_t kk = 0; kk < ikz; ++kk) {
@@ -274,7 +234,7 @@ static std::vector<std::uint32_t> gemm_impl(const Model& model, const Instructio
     });
   });
   detail::with_plane_decoder(in.b_type, first.b_seen, [&](auto decode) {
-    parallel_tasks(groups, plane_threads, [&](std::size_t g) {
+    parallel_for(groups, plane_threads, [&](std::size_t g) {
       for (std::size_t t = 0; t < S; ++t) {
         const std::size_t at = (g * Kp + t * ikz) * kLanes;
         for (std::size_t kk = 0; kk < ikz; ++kk) {
@@ -350,7 +310,7 @@ static std::vector<std::uint32_t> gemm_impl(const Model& model, const Instructio
       for (std::size_t l = 0; l < lanes; ++l)
         d[(i0 + r) * N + j0 + l] = split == 1 ? result[r][l] : reduce(result[r][l], partial.data() + (r * kLanes + l) * tail);
   };
-  parallel_tasks(row_blocks * groups, thread_count(opt.threads, row_blocks * groups, calls / kRows), task);
+  parallel_for(row_blocks * groups, thread_count(opt.threads, row_blocks * groups, calls / kRows), task);
   return d;
 }
 

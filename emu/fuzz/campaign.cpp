@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "tcnum/core/corpus.hpp"
+#include "tcnum/core/parallel.hpp"
 #include "tcnum/core/plan.hpp"
 #include "tcnum/fuzz/classify.hpp"
 #include "tcnum/fuzz/generators.hpp"
@@ -33,37 +34,6 @@ namespace {
 
 constexpr int kStateVersion = 1;
 constexpr std::size_t kEvalChunk = 2048;  // cases per mma_batch call on one thread
-
-int resolve_threads(int threads) {
-  if (threads > 0) return threads;
-  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-}
-
-// fn(i) for i in [0, n), spread over `threads` threads.
-template <class F>
-void parallel_for(std::size_t n, int threads, F&& fn) {
-  const std::size_t workers = std::min<std::size_t>(static_cast<std::size_t>(threads), n);
-  if (workers <= 1) {
-    for (std::size_t i = 0; i < n; ++i) fn(i);
-    return;
-  }
-  std::atomic<std::size_t> next{0};
-  std::vector<std::thread> pool;
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  for (std::size_t w = 0; w < workers; ++w)
-    pool.emplace_back([&] {
-      try {
-        for (std::size_t i; (i = next.fetch_add(1)) < n;) fn(i);
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(failure_mutex);
-        if (!failure) failure = std::current_exception();
-        next = n;
-      }
-    });
-  for (auto& t : pool) t.join();
-  if (failure) std::rethrow_exception(failure);
-}
 
 void evaluate(const MmaPlan& plan, std::size_t count, const std::uint32_t* a, const std::uint32_t* b,
               const std::uint32_t* c, std::uint32_t* d, int threads) {

@@ -4,63 +4,22 @@
 #include <mpfr.h>
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <cmath>
-#include <exception>
 #include <memory>
-#include <mutex>
 #include <numbers>
 #include <stdexcept>
-#include <thread>
 
 #include "tcnum/core/format.hpp"
 #include "tcnum/core/gemm.hpp"
+#include "tcnum/core/parallel.hpp"
 
 namespace tcnum::chain {
 namespace {
 
-int thread_count(int requested, std::size_t work) {
-  int t = requested > 0 ? requested : static_cast<int>(std::thread::hardware_concurrency());
-  t = std::max(1, t);
-  return static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(t), std::max<std::size_t>(work, 1)));
-}
-
-// Runs fn(i) for i in [0, count) on `threads` threads; rethrows the first exception.
-template <class Fn>
-void parallel_for(std::size_t count, int threads, Fn&& fn) {
-  const int t = thread_count(threads, count);
-  if (t <= 1) {
-    for (std::size_t i = 0; i < count; ++i) fn(i);
-    return;
-  }
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  auto worker = [&] {
-    for (;;) {
-      const std::size_t i = next.fetch_add(1);
-      if (i >= count) return;
-      try {
-        fn(i);
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(error_mutex);
-        if (!error) error = std::current_exception();
-        next = count;
-        return;
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  pool.reserve(static_cast<std::size_t>(t - 1));
-  for (int i = 1; i < t; ++i)
-    pool.emplace_back([&worker] {
-      worker();
-      mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);  // MPFR's per-thread constant caches and mpz pool
-    });
-  worker();
-  for (auto& th : pool) th.join();
-  if (error) std::rethrow_exception(error);
+// The pool, with MPFR's per-thread constant caches and mpz pool freed as each worker ends.
+void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t)>& fn) {
+  tcnum::parallel_for(count, resolve_threads(threads), fn, [] { mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); });
 }
 
 bool is_fp8(Format f) { return f == Format::e4m3 || f == Format::e5m2; }

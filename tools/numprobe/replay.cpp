@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "tcnum/core/corpus.hpp"
+#include "tcnum/core/parallel.hpp"
 
 namespace numprobe {
 namespace {
@@ -42,25 +43,20 @@ int run_replay(const ReplayOptions& o) {
   // Files are replayed in parallel (one file per worker at a time) and reported in order.
   std::vector<FileResult> results(o.files.size());
   std::vector<std::atomic<bool>> done(o.files.size());
-  std::atomic<std::size_t> next{0};
-  auto worker = [&] {
-    for (std::size_t f; (f = next.fetch_add(1)) < o.files.size();) {
-      FileResult& r = results[f];
-      try {
-        r.tally = tcnum::replay_file(o.files[f], model ? &*model : nullptr, [&](const tcnum::ReplayIssue& is) {
-          if (r.issue_count++ < static_cast<std::size_t>(o.max_errors)) r.issues.push_back(is);
-        });
-      } catch (const std::exception& e) {
-        r.error = e.what();
-      }
-      done[f].store(true, std::memory_order_release);
-      done[f].notify_all();
+  auto replay_one = [&](std::size_t f) {
+    FileResult& r = results[f];
+    try {
+      r.tally = tcnum::replay_file(o.files[f], model ? &*model : nullptr, [&](const tcnum::ReplayIssue& is) {
+        if (r.issue_count++ < static_cast<std::size_t>(o.max_errors)) r.issues.push_back(is);
+      });
+    } catch (const std::exception& e) {
+      r.error = e.what();
     }
+    done[f].store(true, std::memory_order_release);
+    done[f].notify_all();
   };
-  const int threads = std::max(1, std::min<int>(o.threads > 0 ? o.threads : static_cast<int>(std::thread::hardware_concurrency()),
-                                                static_cast<int>(o.files.size())));
-  std::vector<std::jthread> pool;
-  for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
+  // The pool works in the background while this thread prints the files in order.
+  std::jthread pool([&] { tcnum::parallel_for(o.files.size(), tcnum::resolve_threads(o.threads), replay_one); });
 
   std::ostream& text = text_stream(o.json);
   std::size_t passed = 0, failed = 0;

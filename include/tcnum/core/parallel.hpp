@@ -1,0 +1,23 @@
+// The library's one thread pool: parallel loops over independent tasks (gemm's rows, the chain
+// study's trials, fuzz batches). Results never depend on the number of threads.
+#pragma once
+#include <cstddef>
+#include <functional>
+
+namespace tcnum {
+
+// The worker count for a request: > 0 as given; 0 = TCNUM_THREADS from the environment when it
+// is a positive number, else every hardware thread. Never below 1.
+int resolve_threads(int requested);
+
+// Runs task(i) once for every i in [0, count), on up to `threads` threads (the calling thread is
+// one of them), each taking the next index from a shared counter. A worker that cannot be
+// started (std::system_error: a memory or process limit) leaves its share to the threads that
+// did start, so a limit makes the loop slower, never wrong, and never aborts. The first
+// exception a task throws stops the others from taking new indices and is rethrown here.
+// `on_worker_exit` runs on every started worker thread just before it ends (e.g. to free a
+// library's thread-local caches); it does not run on the calling thread.
+void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t)>& task,
+                  const std::function<void()>& on_worker_exit = {});
+
+}  // namespace tcnum
