@@ -8,6 +8,7 @@
 #include "tcnum/studies/chain.hpp"
 #include "tcnum/core/format.hpp"
 #include "tcnum/core/model.hpp"
+#include "tcnum/reference/normal.hpp"
 
 namespace {
 
@@ -31,7 +32,7 @@ ch::Config config(Format dtype, ch::Init init, int trials, int max_len) {
 }
 
 TEST(Chain, NormalIsPortableAndStandard) {
-  ch::Normal a(7), b(7);
+  NormalStream a(7), b(7);
   double sum = 0, sq = 0;
   constexpr int n = 50000;
   for (int i = 0; i < n; ++i) {

@@ -7,12 +7,12 @@
 #include <bit>
 #include <cmath>
 #include <memory>
-#include <numbers>
 #include <stdexcept>
 
 #include "tcnum/core/format.hpp"
 #include "tcnum/core/gemm.hpp"
 #include "tcnum/core/parallel.hpp"
+#include "tcnum/reference/normal.hpp"
 
 namespace tcnum::chain {
 namespace {
@@ -178,7 +178,7 @@ Quantized quantize(std::span<const double> values, Format f, Scaling scaling) {
 // ---- the trial state ------------------------------------------------------------------------------
 
 struct TrialState {
-  Normal rng;
+  NormalStream rng;  // N(0,1), tcnum/reference/normal.hpp
   std::vector<double> low;       // D_{n-1} of the tensor-core chain (A at n = 1), fp32 (or D-format) values
   std::vector<float> ref32;      // FP32 CPU chain
   std::vector<MpfrValue> exact;  // exact chain
@@ -190,7 +190,7 @@ struct TrialState {
 };
 
 // One drawn value: the fp32 value and what the references use.
-double draw(Normal& rng, Init init, Format low_format) {
+double draw(NormalStream& rng, Init init, Format low_format) {
   const double x = rng();
   if (init == Init::fp32) return static_cast<double>(static_cast<float>(x));
   return to_double(low_format, encode(low_format, x, Rounding::nearest_even, is_fp8(low_format)));
@@ -241,31 +241,6 @@ Instruction default_instruction(Format dtype, Family family) {
   else
     throw std::invalid_argument("chain: no default tcgen05 instruction");
   return parse_instruction(name);
-}
-
-double Normal::operator()() {
-  if (has_spare_) {
-    has_spare_ = false;
-    return spare_;
-  }
-  // Box-Muller on two 53-bit uniforms, u1 in (0, 1], u2 in [0, 1). log, sqrt, sin and cos are
-  // MPFR's, correctly rounded, so the draws are the same bits with every C library.
-  const double u1 = static_cast<double>((gen_() >> 11) + 1) * 0x1p-53;
-  const double u2 = static_cast<double>(gen_() >> 11) * 0x1p-53;
-  mpfr_t r, s, c;
-  mpfr_inits2(53, r, s, c, static_cast<mpfr_ptr>(nullptr));
-  mpfr_set_d(r, u1, MPFR_RNDN);
-  mpfr_log(r, r, MPFR_RNDN);
-  mpfr_mul_si(r, r, -2, MPFR_RNDN);  // exact
-  mpfr_sqrt(r, r, MPFR_RNDN);
-  mpfr_set_d(s, 2.0 * std::numbers::pi * u2, MPFR_RNDN);
-  mpfr_sin_cos(s, c, s, MPFR_RNDN);
-  const double radius = mpfr_get_d(r, MPFR_RNDN);
-  spare_ = radius * mpfr_get_d(s, MPFR_RNDN);
-  has_spare_ = true;
-  const double out = radius * mpfr_get_d(c, MPFR_RNDN);
-  mpfr_clears(r, s, c, static_cast<mpfr_ptr>(nullptr));
-  return out;
 }
 
 std::uint64_t trial_seed(std::uint64_t seed, int trial) {

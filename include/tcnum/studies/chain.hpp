@@ -14,7 +14,6 @@
 #include <functional>
 #include <limits>
 #include <optional>
-#include <random>
 #include <span>
 #include <string>
 #include <string_view>
@@ -117,19 +116,6 @@ std::vector<Point> summarize(const Result& r);
 // Relative L2 error of Sun et al.'s equation 1: ||low - ref||_2 / ||low||_2 (the denominator is
 // the low-precision result, as in the paper). NaN when `low` holds a non-finite value.
 double relative_l2_error(std::span<const double> low, std::span<const double> ref);
-
-// Portable N(0,1): std::mt19937_64 and Box-Muller (both outputs used) with MPFR's correctly
-// rounded log, sqrt, sin and cos, so a seed gives the same numbers with every C/C++ library.
-class Normal {
- public:
-  explicit Normal(std::uint64_t seed) : gen_(seed) {}
-  double operator()();
-
- private:
-  std::mt19937_64 gen_;
-  double spare_ = 0;
-  bool has_spare_ = false;
-};
 
 // The seed of one trial's generator (SplitMix64 of seed and trial).
 std::uint64_t trial_seed(std::uint64_t seed, int trial);
