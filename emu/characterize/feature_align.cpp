@@ -18,12 +18,18 @@ FeatureReport recipe_align(Ctx& ctx) {
   FeatureReport r = start(ctx, "align");
   const Planner& P = ctx.P;
   const int kb = effective_kb(ctx);
-  // The small term is a third product of the block, or C when blocks hold only two products.
-  const bool small_in_c = kb < 3;
-  if (small_in_c && ctx.m.addend != AddendEntry::first_block)
-    return not_applicable(ctx, "align", "needs 3 terms in one block (block size " + std::to_string(kb) + ", C not in it)");
+  // The small term is a third product of the block, or C when blocks hold only two products, or
+  // when the products span too few binades (FP4/FP6) and C may join their block (not measured
+  // otherwise: then only a dropped C, which proves it, gives F).
   const int eS = std::min({P.hi, 100, P.d_emax() + 1});
-  const int tlo = std::max(small_in_c ? std::max(P.d_emin(), spec(P.fc).emin()) : P.lo, P.d_emin());
+  auto lowest_small = [&](bool in_c) { return std::max(in_c ? std::max(P.d_emin(), spec(P.fc).emin()) : P.lo, P.d_emin()); };
+  bool small_in_c = kb < 3;
+  bool c_unproven = false;  // C as the small term without a measurement that it joins block 0
+  if (!small_in_c && std::min(80, eS - lowest_small(false)) < 8 && !ctx.m.addend && std::min(80, eS - lowest_small(true)) >= 8)
+    small_in_c = c_unproven = true;
+  if (small_in_c && !c_unproven && ctx.m.addend != AddendEntry::first_block)
+    return not_applicable(ctx, "align", "needs 3 terms in one block (block size " + std::to_string(kb) + ", C not in it)");
+  const int tlo = lowest_small(small_in_c);
   const int jmax = std::min(80, eS - tlo);
   const Pair big = P.product_sig(1, 1, eS), bign = P.product_sig(1, 1, eS, true);
   if (!big || !bign || jmax < 8) return not_applicable(ctx, "align", "the input formats span too few binades");
@@ -59,6 +65,16 @@ FeatureReport recipe_align(Ctx& ctx) {
             cs[j - 1], out[j - 1], kept[j] == 1 ? "kept" : kept[j] == 0 ? "dropped" : "unexpected");
   }
   if (!step) r.anomalies.push_back("the kept/dropped pattern is not a single step at F");
+  if (c_unproven && F == jmax)
+    return not_applicable(ctx, "align",
+                          "the products span too few binades; with C as the small term nothing was dropped down to 2^-" +
+                              std::to_string(jmax) + ": either F >= " + std::to_string(jmax) +
+                              " or C is added after the products (the blocksize recipe could not tell)");
+  if (c_unproven) {
+    // C was cut next to the products' own alignment: it joins their (first) block.
+    ctx.m.addend = AddendEntry::first_block;
+    r.facts.push_back({"c_joins_first_block", true});
+  }
   if (F == jmax) {
     ctx.m.frac_bits = F;
     ctx.m.frac_bits_at_least = true;

@@ -59,6 +59,10 @@ FeatureReport recipe_monotonic(Ctx& ctx) {
       labels.push_back("a0: (2 - 2^-" + std::to_string(pa) + ") -> 2 (times 1.5*2^" + std::to_string(e) + "), with " +
                        std::to_string(kb - 1) + " x 2^" + std::to_string(e - F));
   }
+  if (cs.empty())
+    return not_applicable(ctx, "monotonic",
+                          "no designed pair fits the formats (the products cannot reach 2^-F below a binade edge: F is "
+                          "not measured or the input formats span too few binades)");
   const auto out = ctx.eval(cs);
   bool monotone = true;
   std::string example;

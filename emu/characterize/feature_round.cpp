@@ -140,7 +140,7 @@ FeatureReport recipe_round(Ctx& ctx) {
             if (p.block_result_frac_bits >= spec(bf).frac_bits) continue;
             int good = 1;
             for (std::size_t t = 0; t < cs.size() && good; ++t)
-              good = mma_element(p, ctx.in, cs[t].a, cs[t].b, cs[t].c) == out[t];
+              good = evaluate(p, ctx.in, cs[t]) == out[t];
             cands.push_back(p);
             ok.push_back(good);
           }

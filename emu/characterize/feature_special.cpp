@@ -27,9 +27,11 @@ FeatureReport recipe_special(Ctx& ctx) {
     kinds.push_back(std::move(kind));
   };
   GeneratedCase g = P.blank();
-  g.a[0] = canonical_nan(P.fa);
-  g.b[0] = one_b;
-  add(g, "a = NaN, b = 1", "nan");
+  if (spec(P.fa).has_nan) {  // FP4/FP6 have no NaN (their "canonical NaN" is +max)
+    g.a[0] = canonical_nan(P.fa);
+    g.b[0] = one_b;
+    add(g, "a = NaN, b = 1", "nan");
+  }
   g = P.blank();
   g.c = canonical_nan(P.fc);
   add(g, "C = NaN (" + hex_field(P.fc, canonical_nan(P.fc)) + ")", "nan");

@@ -32,7 +32,7 @@ std::optional<T> first_matching(const Ctx& ctx, const std::vector<T>& cands, Set
     set(p, c);
     bool good = true;
     try {
-      for (std::size_t t = 0; t < cs.size() && good; ++t) good = mma_element(p, ctx.in, cs[t].a, cs[t].b, cs[t].c) == out[t];
+      for (std::size_t t = 0; t < cs.size() && good; ++t) good = evaluate(p, ctx.in, cs[t]) == out[t];
     } catch (const std::invalid_argument&) {
       good = false;
     }
@@ -99,7 +99,8 @@ void unpack_probe(Ctx& ctx, FeatureReport& r) {
 // (or plus, past a tie) a tiny term that survives only if the quantum is small enough.
 void floor_probe(Ctx& ctx, FeatureReport& r) {
   const Planner& P = ctx.P;
-  if (!ctx.m.frac_bits || ctx.block(0).size() < 3) return;
+  // A floor shows only against the exact F (a lower bound on F places nothing).
+  if (!ctx.m.frac_bits || ctx.m.frac_bits_at_least || ctx.block(0).size() < 3) return;
   const int F = *ctx.m.frac_bits;
   const auto B0 = ctx.block(0);
   const int lo_true = spec(P.fa).emin() + spec(P.fb).emin();
@@ -155,7 +156,7 @@ void floor_probe(Ctx& ctx, FeatureReport& r) {
     const DatapathParams& ref = ctx.opt.reference ? *ctx.opt.reference : none;
     int shown = 0;
     for (std::size_t t = 0; t < cs.size() && shown < 6; ++t) {
-      if (mma_element(ref, ctx.in, cs[t].a, cs[t].b, cs[t].c) == out[t]) continue;
+      if (evaluate(ref, ctx.in, cs[t]) == out[t]) continue;
       std::string label = "floor probe:";
       for (int k = 0; k < ctx.in.k; ++k) {
         const double v = to_double(P.fa, cs[t].a[k]) * to_double(P.fb, cs[t].b[k]);
@@ -264,10 +265,22 @@ FeatureReport recipe_subnormal(Ctx& ctx) {
   // Every reading (C's, the results') must follow from the parameters found so far: a C that
   // comes out as 0 may just be cut by a narrow alignment (F), not flushed.
   {
-    const DatapathParams p = ctx.params();
+    // When the align recipe found only a lower bound on F (narrow input formats: FP6/FP4), any F
+    // from that bound up may explain a reading.
+    std::vector<DatapathParams> ps{ctx.params()};
+    if (ctx.m.frac_bits_at_least)
+      for (int F = ps[0].frac_bits + 1; F <= kModelLimits.frac_bits_max && F <= ps[0].frac_bits + 64; ++F) {
+        ps.push_back(ps[0]);
+        ps.back().frac_bits = F;
+      }
     std::vector<std::string> odd;
-    for (std::size_t t = 0; t < cs.size(); ++t)
-      if (mma_element(p, ctx.in, cs[t].a, cs[t].b, cs[t].c) != out[t]) odd.push_back(what[t]);
+    for (std::size_t i = 0; i < ps.size(); ++i) {  // the F that explains the most readings
+      std::vector<std::string> odd_here;
+      for (std::size_t t = 0; t < cs.size(); ++t)
+        if (evaluate(ps[i], ctx.in, cs[t]) != out[t]) odd_here.push_back(what[t]);
+      if (i == 0 || odd_here.size() < odd.size()) odd = std::move(odd_here);
+      if (odd.empty()) break;
+    }
     if (!odd.empty()) {
       std::string list;
       for (const auto& w : odd) list += " " + w;

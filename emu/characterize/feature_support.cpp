@@ -132,7 +132,7 @@ void Ctx::row(FeatureReport& r, std::string label, const GeneratedCase& g, u32 g
   pr.got = show(in.d_type, got);
   pr.reading = std::move(reading);
   if (opt.reference) {
-    const u32 want = mma_element(*opt.reference, in, g.a, g.b, g.c);
+    const u32 want = evaluate(*opt.reference, in, g);
     pr.model = show(in.d_type, want);
     pr.agrees = want == got;
   }

@@ -120,16 +120,22 @@ DatapathParams normalise_once(const DatapathParams& p, const Instruction& in) {
   // A cut rounding to nearest can round the largest finite block result up beyond the range.
   const bool cut_rounds_up = e.block_result_frac_bits > 0 && e.block_rounding == Rounding::nearest_even;
   if (!overflow_reachable(in) && !cut_rounds_up) e.overflow_to_inf = d.overflow_to_inf;
-  // Unpacking A/B into a wider format changes only the nominal exponent of their subnormals,
-  // and that only matters when a truncation can reach the products' lowest bits.
+  // Unpacking A/B into a wider format changes only the nominal exponent of their subnormals (it
+  // lowers it), and so the alignment exponent of a block that such a product leads. That matters
+  // when a truncation at 2^(nominal - F) can reach the lowest bit of any term of the block: a
+  // product, or C when it joins a block (FP6/FP4 products are too short to be cut themselves,
+  // but C's low bits are). An earlier block's result is a sum of those terms, rounded: its
+  // lowest bit is no lower than theirs.
   if (e.unpack_format) {
     bool acts = e.flush_subnormal_inputs;
     const Format u = *e.unpack_format;
+    int lowest_term_bit = min_lsb;
+    if (c_in_blocks) lowest_term_bit = std::min(lowest_term_bit, spec(in.c_type).emin() - spec(in.c_type).frac_bits);
     for (int side = 0; side < 2; ++side) {
       const Format f = side ? in.b_type : in.a_type, o = side ? in.a_type : in.b_type;
       if (spec(f).emin() <= spec(u).emin()) continue;  // its subnormals keep their nominal exponent
       const int nominal_max = spec(f).emin() + spec(o).emax();
-      if (min_lsb < nominal_max - e.frac_bits) acts = true;
+      if (lowest_term_bit < nominal_max - e.frac_bits) acts = true;
     }
     if (!acts) e.unpack_format.reset();
   }
@@ -216,7 +222,9 @@ Instruction natural_instruction(Format dtype, int sm, Format acc) {
     return in.family == Family::mma ? 0 : 1;
   };
   auto volta_shape = [&](const Instruction& in) { return in.family == Family::mma && in.m == 8 && sm != 70 ? 1 : 0; };
+  // FP6/FP4: the dense kind::f8f6f4 (A, B, C alone); the block-scaled kinds need --instr.
   std::stable_sort(cands.begin(), cands.end(), [&](const Instruction& x, const Instruction& y) {
+    if (x.block_scaled() != y.block_scaled()) return y.block_scaled();
     if (family_rank(x) != family_rank(y)) return family_rank(x) < family_rank(y);
     if (volta_shape(x) != volta_shape(y)) return volta_shape(x) < volta_shape(y);
     if (x.k != y.k) return x.k > y.k;
@@ -273,11 +281,11 @@ InstructionFit fit_instruction(const Instruction& in, const BatchFn& box, const 
   std::size_t bad = 0;
   for (std::size_t t = 0; t < ctx.all_cases.size(); ++t) {
     const auto& g = ctx.all_cases[t];
-    if (mma_element(f.params, in, g.a, g.b, g.c) == ctx.all_outputs[t]) continue;
+    if (evaluate(f.params, in, g) == ctx.all_outputs[t]) continue;
     if (++bad <= 3) {
       std::ostringstream os;
       os << "fitted params disagree with the black box on case " << t << " (got 0x" << std::hex << ctx.all_outputs[t]
-         << ", fitted 0x" << mma_element(f.params, in, g.a, g.b, g.c) << ")";
+         << ", fitted 0x" << evaluate(f.params, in, g) << ")";
       f.issues.push_back(os.str());
     }
   }
@@ -311,7 +319,7 @@ Model assemble_model(const std::string& name, int sm, const std::string& descrip
       bool ok = kb <= kb_cap[static_cast<int>(input_class(f.instruction))];
       try {
         for (std::size_t t = 0; t < f.cases.size() && ok; ++t)
-          ok = mma_element(cands[c], f.instruction, f.cases[t].a, f.cases[t].b, f.cases[t].c) == f.outputs[t];
+          ok = evaluate(cands[c], f.instruction, f.cases[t]) == f.outputs[t];
       } catch (const std::invalid_argument&) {
         ok = false;  // e.g. passes that do not divide this instruction's K
       }

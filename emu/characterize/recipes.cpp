@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "tcnum/characterize/features.hpp"
 #include "tcnum/core/dot.hpp"
 #include "tcnum/core/format.hpp"
 
@@ -14,7 +15,7 @@ namespace tcnum {
 
 ElementFn element_fn(const DatapathParams& p, const Instruction& in) {
   return [p, in](const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b, std::uint32_t c) {
-    return mma_element(p, in, a, b, c);
+    return features::evaluate(p, in, GeneratedCase{a, b, c, {}, {}});
   };
 }
 

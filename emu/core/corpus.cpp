@@ -63,26 +63,40 @@ std::string hex_field(Format f, std::uint32_t bits) {
 }
 
 std::string format_case_line(const std::string& arch, const Instruction& in, const std::vector<std::uint32_t>& a,
-                             const std::vector<std::uint32_t>& b, std::uint32_t c, std::uint32_t d) {
+                             const std::vector<std::uint32_t>& b, std::uint32_t c, std::uint32_t d,
+                             const std::vector<std::uint32_t>& scale_a, const std::vector<std::uint32_t>& scale_b) {
+  const auto scales = static_cast<std::size_t>(in.scales_per_row());
+  if (scale_a.size() != scales || scale_b.size() != scales)
+    throw std::invalid_argument(in.name + ": a corpus line takes " + std::to_string(scales) +
+                                " scales for A's row and for B's column, got " + std::to_string(scale_a.size()) + " and " +
+                                std::to_string(scale_b.size()));
   std::string s = arch + " " + in.name + " ";
   for (auto v : a) s += hex_field(in.a_type, v);
   s += ' ';
   for (auto v : b) s += hex_field(in.b_type, v);
   s += ' ' + hex_field(in.c_type, c) + ' ' + hex_field(in.d_type, d);
+  if (in.block_scaled()) {
+    s += ' ';
+    for (auto v : scale_a) s += hex_field(in.scale_type, v);
+    s += ' ';
+    for (auto v : scale_b) s += hex_field(in.scale_type, v);
+  }
   return s;
 }
 
 std::optional<CorpusCase> parse_case_line(const std::string& line, std::string& why) {
   // Count the fields before splitting: a hostile line of millions of spaces must not allocate.
+  // Block-scaled instructions add two fields: the scales of A's row and of B's column.
   const auto separators = std::count(line.begin(), line.end(), ' ');
-  if (separators != 5) {
-    why = "expected 6 fields separated by single spaces (arch instruction A B C D), got " +
-          std::to_string(separators + 1);
+  if (separators != 5 && separators != 7) {
+    why = "expected 6 fields separated by single spaces (arch instruction A B C D; block-scaled: 8, "
+          "... D SA SB), got " + std::to_string(separators + 1);
     return std::nullopt;
   }
-  std::string fields[6];
+  std::string fields[8];
   std::size_t start = 0;
-  for (auto& field : fields) {
+  for (int f = 0; f <= separators; ++f) {
+    std::string& field = fields[f];
     const auto sp = line.find(' ', start);
     field = line.substr(start, sp == std::string::npos ? std::string::npos : sp - start);
     start = sp + 1;
@@ -108,10 +122,18 @@ std::optional<CorpusCase> parse_case_line(const std::string& line, std::string& 
     return std::nullopt;
   }
   const Instruction& in = k.instruction;
+  if (in.block_scaled() != (separators == 7)) {
+    why = in.block_scaled() ? "block-scaled instruction: expected 8 fields (arch instruction A B C D SA SB), got 6"
+                            : "expected 6 fields (arch instruction A B C D) for an instruction without block scaling, got 8";
+    return std::nullopt;
+  }
   std::vector<std::uint32_t> c, d;
   if (!parse_hex_run(fields[2], in.a_type, in.k, k.a, why, "A") ||
       !parse_hex_run(fields[3], in.b_type, in.k, k.b, why, "B") ||
       !parse_hex_run(fields[4], in.c_type, 1, c, why, "C") || !parse_hex_run(fields[5], in.d_type, 1, d, why, "D"))
+    return std::nullopt;
+  if (in.block_scaled() && (!parse_hex_run(fields[6], in.scale_type, in.scales_per_row(), k.scale_a, why, "SA") ||
+                           !parse_hex_run(fields[7], in.scale_type, in.scales_per_row(), k.scale_b, why, "SB")))
     return std::nullopt;
   k.c = c[0];
   k.d = d[0];
@@ -282,16 +304,23 @@ ReplayTally replay_file(const std::string& path, const Model* override_model,
       lines.clear();
       return;
     }
-    a.clear();
-    b.clear();
-    c.clear();
-    for (const CorpusCase& k : batch) {
-      a.insert(a.end(), k.a.begin(), k.a.end());
-      b.insert(b.end(), k.b.begin(), k.b.end());
-      c.push_back(k.c);
-    }
     d.resize(batch.size());
-    mma_batch(*plan, batch.size(), a.data(), b.data(), c.data(), d.data());
+    if (in.block_scaled()) {  // scale vectors: the reference datapath, case by case
+      for (std::size_t n = 0; n < batch.size(); ++n) {
+        const CorpusCase& k = batch[n];
+        d[n] = mma_element(*plan, k.a, k.b, k.c, k.scale_a, k.scale_b);
+      }
+    } else {
+      a.clear();
+      b.clear();
+      c.clear();
+      for (const CorpusCase& k : batch) {
+        a.insert(a.end(), k.a.begin(), k.a.end());
+        b.insert(b.end(), k.b.begin(), k.b.end());
+        c.push_back(k.c);
+      }
+      mma_batch(*plan, batch.size(), a.data(), b.data(), c.data(), d.data());
+    }
     for (std::size_t n = 0; n < batch.size(); ++n) {
       if (d[n] == batch[n].d) {
         ++t.passed;

@@ -281,6 +281,43 @@ GeneratedCase gen_subnorm(const Instruction& in, Rng& rng) {
   return g;
 }
 
+// The scales of a block-scaled case (which = the distribution's index): powers of two near 1
+// (ue4m3: random significands too), the same value along the whole row and column under
+// `cancel` (so that the pairs still cancel), any non-NaN pattern under `randbits`, and under
+// `special` each scale replaced with p=1/8 by NaN, the largest or the smallest scale (or 0, ue4m3).
+void draw_scales(const Instruction& in, int which, Rng& rng, GeneratedCase& g) {
+  const Format f = in.scale_type;
+  const FormatSpec& s = spec(f);
+  const auto n = static_cast<std::size_t>(in.scales_per_row());
+  auto near_one = [&] {
+    const int e = rng.range(-4, 4);
+    return pack(f, false, static_cast<std::uint32_t>(e + s.bias), static_cast<std::uint32_t>(rng.below(1u << s.frac_bits)));
+  };
+  auto draw = [&](std::vector<std::uint32_t>& v) {
+    v.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (which == 1) {  // randbits
+        do v[i] = static_cast<std::uint32_t>(rng.below(1u << s.value_bits()));
+        while (decode(f, v[i]).is_nan());
+      } else if (which == 3 && i > 0) {  // cancel: one scale for the row
+        v[i] = v[0];
+      } else {
+        v[i] = near_one();
+        if (which == 4 && rng.chance(1, 8)) {
+          switch (rng.below(4)) {
+            case 0: v[i] = canonical_nan(f); break;
+            case 1: v[i] = max_finite_bits(f, false); break;
+            case 2: v[i] = s.has_zero ? 1u : 0u; break;  // smallest: ue4m3's min subnormal, ue8m0's 2^-127
+            default: v[i] = zero_bits(f, false); break;   // ue8m0 has no zero: its 0x00 is 2^-127
+          }
+        }
+      }
+    }
+  };
+  draw(g.scale_a);
+  draw(g.scale_b);
+}
+
 }  // namespace
 
 std::vector<std::string> distribution_names() {
@@ -316,6 +353,7 @@ std::vector<GeneratedCase> generate(const Instruction& in, std::string_view dist
       case 4: out.push_back(gen_special(in, rng)); break;
       default: out.push_back(gen_subnorm(in, rng)); break;
     }
+    if (in.block_scaled()) draw_scales(in, which, rng, out.back());
   }
   return out;
 }

@@ -49,7 +49,9 @@ int run_check(CheckOptions o) {
         const auto emu = tcnum::mma_element(model, in, cases[i].a, cases[i].b, cases[i].c);
         if (emu != dev[i]) {
           ++mismatches;
-          if (bad) bad->write(tcnum::format_case_line("sm_" + std::to_string(sm), in, cases[i].a, cases[i].b, cases[i].c, dev[i]));
+          if (bad)
+            bad->write(tcnum::format_case_line("sm_" + std::to_string(sm), in, cases[i].a, cases[i].b, cases[i].c, dev[i],
+                                               cases[i].scale_a, cases[i].scale_b));
         }
       }
       total_bad += mismatches;

@@ -41,7 +41,7 @@ int run_record([[maybe_unused]] const RecordOptions& o) {
       const auto d = run_on_device(in, cases, true);
       w.comment(in.name + " " + dist + " " + std::to_string(cases.size()) + " cases");
       for (std::size_t i = 0; i < cases.size(); ++i)
-        w.write(tcnum::format_case_line(arch, in, cases[i].a, cases[i].b, cases[i].c, d[i]));
+        w.write(tcnum::format_case_line(arch, in, cases[i].a, cases[i].b, cases[i].c, d[i], cases[i].scale_a, cases[i].scale_b));
       total += cases.size();
       std::cerr << "\r" << in.name << " " << dist << ": " << total << " cases written" << std::flush;
     }

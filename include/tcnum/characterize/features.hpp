@@ -34,6 +34,10 @@ using BatchFn = std::function<std::vector<std::uint32_t>(const std::vector<Gener
 using ElementFn = tcnum::ElementFn;
 
 BatchFn emulator(const DatapathParams& params, const Instruction& in);
+// The emulator's D for one case. The recipes design A, B and C only: a case of a block-scaled
+// instruction without scales gets unit scales (every scale 2^0), so the recipes characterise the
+// datapath behind the scale step.
+std::uint32_t evaluate(const DatapathParams& params, const Instruction& in, const GeneratedCase& g);
 BatchFn emulator(const Model& model, const Instruction& in);  // throws if the model has no rule for `in`
 BatchFn batch_of(ElementFn fn);
 ElementFn element_of(BatchFn fn);

@@ -18,12 +18,19 @@ struct CorpusCase {
   Instruction instruction;
   std::vector<std::uint32_t> a, b;
   std::uint32_t c = 0, d = 0;
+  // Block-scaled instructions only: the scales of A's row and of B's column (in.scales_per_row()
+  // each, raw in.scale_type bits); empty otherwise.
+  std::vector<std::uint32_t> scale_a, scale_b;
 };
 
 // Parses one case line; on failure returns nullopt and sets `why`.
 std::optional<CorpusCase> parse_case_line(const std::string& line, std::string& why);
+// A block-scaled instruction's line also takes its scale vectors (two more fields, after D);
+// throws std::invalid_argument when their count is not in.scales_per_row() (0 without scaling).
 std::string format_case_line(const std::string& arch, const Instruction& in, const std::vector<std::uint32_t>& a,
-                             const std::vector<std::uint32_t>& b, std::uint32_t c, std::uint32_t d);
+                             const std::vector<std::uint32_t>& b, std::uint32_t c, std::uint32_t d,
+                             const std::vector<std::uint32_t>& scale_a = {},
+                             const std::vector<std::uint32_t>& scale_b = {});
 std::string hex_field(Format f, std::uint32_t bits);
 
 // The longest line a corpus may hold (cases are under 1 KiB); a longer line, a NUL byte or a

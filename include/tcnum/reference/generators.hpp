@@ -41,6 +41,13 @@
 //           subnormal to 2 above its smallest normal), or tiny too where that aim is out
 //           of reach; the other half have both factors tiny. C is tiny (subnormal or
 //           within 4 binades of the smallest normal), ±0 with probability 1/8.
+//
+// Block-scaled instructions also get their scale vectors, drawn after A, B and C: scales
+// 2^e with e uniform in [-4, 4] (ue4m3: a uniform significand too); under `cancel` one scale
+// for the whole row of A and one for the column of B (the pairs still cancel); under
+// `randbits` any non-NaN pattern of the scale format; under `special` each scale is replaced
+// with probability 1/8 by NaN, the largest, the smallest (ue8m0: 2^-127) or zero (ue4m3; ue8m0
+// has none, its 0x00 is 2^-127).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -55,6 +62,9 @@ namespace tcnum {
 struct GeneratedCase {
   std::vector<std::uint32_t> a, b;  // K raw elements each, in the instruction's A and B types
   std::uint32_t c = 0;              // raw C in its type
+  // Block-scaled instructions: the in.scales_per_row() scales of A's row and of B's column
+  // (raw in.scale_type bits); empty otherwise.
+  std::vector<std::uint32_t> scale_a, scale_b;
 };
 
 // The names above, in that order.
