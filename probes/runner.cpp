@@ -12,7 +12,10 @@
 
 #include <cuda_runtime_api.h>
 
+#include <chrono>
+
 #include "mma_sync_probe.hpp"
+#include "run_times.hpp"
 #include "runner_internal.hpp"
 #include "tcnum/core/parallel.hpp"
 #include "tcnum/probes/device.hpp"
@@ -115,15 +118,19 @@ std::vector<std::uint32_t> run_mma(const Instruction& in, int tiles, const std::
   dd.alloc(first * mn, "D" + dev);
 
   std::vector<std::uint32_t> d(std::size_t(tiles) * mn);
+  detail::RunTimer timer;
   for (int t0 = 0; t0 < tiles; t0 += chunk) {
     const int n = std::min(chunk, tiles - t0);
     const std::string what = " for " + in.name + " (tiles " + std::to_string(t0) + ".." + std::to_string(t0 + n) + ")";
     check(cudaMemcpy(da.p, a.data() + t0 * mk, n * mk * 4, cudaMemcpyHostToDevice), "copying A" + what);
     check(cudaMemcpy(db.p, b.data() + t0 * nk, n * nk * 4, cudaMemcpyHostToDevice), "copying B" + what);
     check(cudaMemcpy(dc.p, c.data() + t0 * mn, n * mn * 4, cudaMemcpyHostToDevice), "copying C" + what);
+    timer.lap(detail::RunPhase::copy_in);
     check(k->launch(da.p, db.p, dc.p, dd.p, n, max_blocks, nullptr), "launching the kernel" + what);
     check(cudaDeviceSynchronize(), "running the kernel" + what);
+    timer.lap(detail::RunPhase::kernel);
     check(cudaMemcpy(d.data() + t0 * mn, dd.p, n * mn * 4, cudaMemcpyDeviceToHost), "copying D back" + what);
+    timer.lap(detail::RunPhase::copy_out);
   }
   return d;
 }
@@ -224,6 +231,30 @@ DeviceInfo info(int device) {
 
 namespace detail {
 
+namespace {
+std::mutex times_mutex;
+RunTimes times;
+long long now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+}  // namespace
+
+void add_run_time(RunPhase phase, double seconds) {
+  std::lock_guard<std::mutex> lock(times_mutex);
+  (phase == RunPhase::pack ? times.pack_s : phase == RunPhase::copy_in ? times.copy_in_s
+                                          : phase == RunPhase::kernel  ? times.kernel_s
+                                                                       : times.copy_out_s) += seconds;
+}
+
+RunTimer::RunTimer() : last_ns_(now_ns()) {}
+
+void RunTimer::lap(RunPhase phase) {
+  const long long t = now_ns();
+  add_run_time(phase, static_cast<double>(t - last_ns_) * 1e-9);
+  last_ns_ = t;
+}
+
 std::vector<std::uint32_t> run_tiles_unchecked(const Instruction& in, int tiles, const std::vector<std::uint32_t>& a,
                                                const std::vector<std::uint32_t>& b,
                                                const std::vector<std::uint32_t>& c, const RunOptions& opt,
@@ -253,6 +284,24 @@ std::vector<std::uint32_t> run_tiles(const Instruction& in, int tiles, const std
   require_sizes(in, tiles, a.size(), b.size(), c.size());
   detail::ensure_layout_checked(in, opt);
   return detail::run_tiles_unchecked(in, tiles, a, b, c, opt);
+}
+
+RunTimes run_times() {
+  std::lock_guard<std::mutex> lock(detail::times_mutex);
+  return detail::times;
+}
+
+void run_tiles(const Instruction& in, std::size_t tiles, const std::uint32_t* a, const std::uint32_t* b,
+               const std::uint32_t* c, std::uint32_t* d, const RunOptions& opt) {
+  if (tiles > static_cast<std::size_t>(1) << 30) throw std::invalid_argument("run_tiles: too many tiles");
+  const std::size_t mk = std::size_t(in.m) * in.k, nk = std::size_t(in.n) * in.k, mn = std::size_t(in.m) * in.n;
+  detail::RunTimer timer;
+  const std::vector<std::uint32_t> ta(a, a + tiles * mk), tb(b, b + tiles * nk), tc(c, c + tiles * mn);
+  timer.lap(detail::RunPhase::pack);
+  const std::vector<std::uint32_t> td = run_tiles(in, static_cast<int>(tiles), ta, tb, tc, opt);
+  detail::RunTimer back;
+  std::copy(td.begin(), td.end(), d);
+  back.lap(detail::RunPhase::pack);
 }
 
 // Case i -> tile i / P, diagonal element j = i % P (P = min(M, N)): row j of A, column j

@@ -26,6 +26,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "run_times.hpp"
 #include "wgmma_probe.hpp"
 
 namespace tcnum::device::detail {
@@ -526,12 +527,15 @@ std::vector<std::uint32_t> run_wgmma_tiles(const Instruction& in, int tiles, con
     throw DeviceError("wgmma probe: no CUDA device " + std::to_string(device) + " (" + std::to_string(count) +
                       " present)");
   }
-  cudaDeviceProp prop{};
-  check(cudaGetDeviceProperties(&prop, device), "reading the properties of device " + std::to_string(device));
-  if (prop.major != 9 || prop.minor != 0) {
+  // Attributes, not cudaGetDeviceProperties: that one takes milliseconds, and campaigns call this
+  // thousands of times.
+  int major = 0, minor = 0, sms = 0;
+  check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "reading the device's arch");
+  check(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), "reading the device's arch");
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "reading the device's SM count");
+  if (major != 9 || minor != 0) {
     throw DeviceError("wgmma probe: " + describe(in) + " needs an sm_90 (Hopper) GPU; device " +
-                      std::to_string(device) + " (" + prop.name + ") is sm_" + std::to_string(prop.major) +
-                      std::to_string(prop.minor));
+                      std::to_string(device) + " is sm_" + std::to_string(major) + std::to_string(minor));
   }
   if (tiles == 0) return {};
 
@@ -543,9 +547,11 @@ std::vector<std::uint32_t> run_wgmma_tiles(const Instruction& in, int tiles, con
   check(cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(kernel)),
         "finding the sm_90a kernel for " + describe(in) + " (is the binary built for 90a-real?)");
 
+  RunTimer timer;
   const int esize = element_bytes(in.a_type);  // a_type and b_type have the same width here
   const std::vector<unsigned char> a_img = pack(a, tiles, 64, k, esize);
   const std::vector<unsigned char> b_img = pack(b, tiles, n, k, esize);
+  timer.lap(RunPhase::pack);
 
   DeviceBuffer da, db, dc, dd, dstatus;
   da.allocate(a_img.size(), "A");
@@ -558,8 +564,10 @@ std::vector<std::uint32_t> run_wgmma_tiles(const Instruction& in, int tiles, con
   check(cudaMemcpy(dc.p, c.data(), c_n * 4, cudaMemcpyHostToDevice), "copying C to the device");
   check(cudaMemset(dd.p, 0xFF, c_n * 4), "clearing D");
   check(cudaMemset(dstatus.p, 0, sizeof(int)), "clearing the status word");
+  check(cudaDeviceSynchronize(), "copying to the device");
+  timer.lap(RunPhase::copy_in);
 
-  const int grid = static_cast<int>(std::min<long long>(tiles, static_cast<long long>(prop.multiProcessorCount) * 8));
+  const int grid = static_cast<int>(std::min<long long>(tiles, static_cast<long long>(sms) * 8));
   const auto* pa = static_cast<const uint4*>(da.p);
   const auto* pb = static_cast<const uint4*>(db.p);
   const auto* pc = static_cast<const std::uint32_t*>(dc.p);
@@ -572,6 +580,7 @@ std::vector<std::uint32_t> run_wgmma_tiles(const Instruction& in, int tiles, con
         "launching: " + what);
   check(cudaGetLastError(), "launching: " + what);
   check(cudaDeviceSynchronize(), what);
+  timer.lap(RunPhase::kernel);
 
   int status = 0;
   check(cudaMemcpy(&status, dstatus.p, sizeof(int), cudaMemcpyDeviceToHost), "reading the status word");
@@ -581,6 +590,7 @@ std::vector<std::uint32_t> run_wgmma_tiles(const Instruction& in, int tiles, con
   }
   std::vector<std::uint32_t> out(c_n);
   check(cudaMemcpy(out.data(), dd.p, c_n * 4, cudaMemcpyDeviceToHost), "copying D back from the device");
+  timer.lap(RunPhase::copy_out);
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include "tcnum/core/format.hpp"
 #include "tcnum/core/plan.hpp"
 #include "tcnum/fuzz/generators.hpp"
+#include "fuzz_separation.hpp"
 
 using namespace tcnum;
 
@@ -109,25 +110,13 @@ TEST(FuzzGenerators, CancelledSumsAreSmall) {  // C ≈ -(sum of products): the 
 TEST(FuzzGenerators, BoundaryCasesSeparateNeighbouringModels) {
   const Instruction in = find_instruction("mma.m16n8k16.f32.bf16.bf16.f32", 90);
   const DatapathParams p = builtin_model(90).params_for(in);
-  DatapathParams fewer_bits = p, signed_zeros = p;
-  fewer_bits.frac_bits = p.frac_bits - 1;
-  signed_zeros.negative_zero_results = !p.negative_zero_results;
-  for (const DatapathParams& q : {fewer_bits, signed_zeros}) {
-    const MmaPlan pp = compile_plan(p, in), pq = compile_plan(q, in);
-    const auto differing = [&](const std::string& dist) {
-      const std::size_t n = 20000;
-      const Batch x = draw(in, p, dist, 21, n);
-      std::vector<std::uint32_t> dp(n), dq(n);
-      mma_batch(pp, n, x.a.data(), x.b.data(), x.c.data(), dp.data());
-      mma_batch(pq, n, x.a.data(), x.b.data(), x.c.data(), dq.data());
-      std::size_t diff = 0;
-      for (std::size_t i = 0; i < n; ++i) diff += dp[i] != dq[i];
-      return static_cast<double>(diff) / static_cast<double>(n);
-    };
-    const double boundary = differing("boundary"), randbits = differing("randbits");
-    EXPECT_GT(boundary, 0.002);
-    EXPECT_GT(boundary, 5 * randbits) << "boundary " << boundary << ", randbits " << randbits;
-  }
+  test::expect_boundary_separates_neighbours(in, [&](const MmaPlan& plan, const std::string& dist) {
+    const std::size_t n = 20000;
+    const Batch x = draw(in, p, dist, 21, n);
+    std::vector<std::uint32_t> d(n);
+    mma_batch(plan, n, x.a.data(), x.b.data(), x.c.data(), d.data());
+    return d;
+  });
 }
 
 TEST(FuzzGenerators, UnknownDistributionListsTheValidOnes) {

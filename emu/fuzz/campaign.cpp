@@ -32,8 +32,8 @@ using json = nlohmann::json;
 
 namespace {
 
-constexpr int kStateVersion = 1;
-constexpr std::size_t kEvalChunk = 2048;  // cases per mma_batch call on one thread
+constexpr int kStateVersion = 2;  // 2: cases are the elements of whole tiles
+constexpr std::size_t kEvalChunk = 2048;  // cases per mma_batch / mma_tiles call on one thread
 
 void evaluate(const MmaPlan& plan, std::size_t count, const std::uint32_t* a, const std::uint32_t* b,
               const std::uint32_t* c, std::uint32_t* d, int threads) {
@@ -42,6 +42,18 @@ void evaluate(const MmaPlan& plan, std::size_t count, const std::uint32_t* a, co
   parallel_for(chunks, threads, [&](std::size_t i) {
     const std::size_t first = i * kEvalChunk, n = std::min(kEvalChunk, count - first);
     mma_batch(plan, n, a + first * K, b + first * K, c + first, d + first);
+  });
+}
+
+// Whole tiles (mma_tiles), a few per call, on `threads` threads.
+void evaluate_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_t* a, const std::uint32_t* b,
+                    const std::uint32_t* c, std::uint32_t* d, int threads) {
+  const Instruction& in = plan.instruction;
+  const std::size_t MK = std::size_t(in.m) * in.k, NK = std::size_t(in.n) * in.k, MN = std::size_t(in.m) * in.n;
+  const std::size_t per = std::max<std::size_t>(1, kEvalChunk / MN), chunks = (tiles + per - 1) / per;
+  parallel_for(chunks, threads, [&](std::size_t i) {
+    const std::size_t first = i * per, n = std::min(per, tiles - first);
+    mma_tiles(plan, n, a + first * MK, b + first * NK, c + first * MN, d + first * MN);
   });
 }
 
@@ -154,6 +166,7 @@ json config_json(const CampaignConfig& cfg, const Model& model) {
           {"shard", cfg.shard},
           {"shards", cfg.shards},
           {"batch", cfg.batch},
+          {"cases_are", "tile elements"},
           {"arch", cfg.arch},
           {"model", model.name},
           {"model_hash", hex64(fnv(model_to_json(model)))}};
@@ -202,12 +215,14 @@ State state_from_json(const json& j, std::size_t pairs) {
   return s;
 }
 
-// One (instruction, distribution) pair's share of a round, generated and run.
+// One (instruction, distribution) pair's share of a round, generated and run. Batch i holds
+// tiles [first_tile[i], first_tile[i+1]); its cases are the first cases[i] elements of them.
 struct Work {
   std::size_t pair = 0;
   std::vector<std::uint64_t> batches;   // global batch indices
-  std::vector<std::size_t> offsets;     // first case of each batch in the buffers
-  std::size_t n = 0;
+  std::vector<std::size_t> first_tile;  // first tile of each batch in the buffers
+  std::vector<std::size_t> cases;       // cases of each batch
+  std::size_t n = 0, tiles = 0;         // cases and tiles in all
   std::vector<std::uint32_t> a, b, c, dev, emu;
 };
 
@@ -318,18 +333,28 @@ class Campaign {
     return n;
   }
 
-  // This shard's batches of pair p still to run in a --cases campaign (unbounded otherwise).
-  std::uint64_t local_batches() const {
+  // A batch is whole tiles: --batch cases rounded up to a multiple of the tile's M×N elements.
+  std::uint64_t tile_cases(std::size_t pair) const {
+    const Instruction& in = instr_of(pair);
+    return static_cast<std::uint64_t>(in.m) * static_cast<std::uint64_t>(in.n);
+  }
+  std::uint64_t batch_cases(std::size_t pair) const {
+    const std::uint64_t mn = tile_cases(pair);
+    return std::max<std::uint64_t>(1, (cfg_.batch + mn - 1) / mn) * mn;
+  }
+
+  // This shard's batches of pair p in a --cases campaign (unbounded otherwise).
+  std::uint64_t local_batches(std::size_t pair) const {
     if (cfg_.cases == 0) return UINT64_MAX;
-    const std::uint64_t total = (cfg_.cases + cfg_.batch - 1) / cfg_.batch, shards = cfg_.shards;
+    const std::uint64_t per = batch_cases(pair), total = (cfg_.cases + per - 1) / per, shards = cfg_.shards;
     const std::uint64_t shard = cfg_.shard;
     return total > shard ? (total - shard + shards - 1) / shards : 0;
   }
 
   std::vector<Work> round_plan() const {
     std::vector<Work> out;
-    const std::uint64_t limit = local_batches();
     for (std::size_t p = 0; p < state_.pairs.size(); ++p) {
+      const std::uint64_t limit = local_batches(p), per = batch_cases(p), mn = tile_cases(p);
       const std::uint64_t first = state_.pairs[p].next_batch;
       if (first >= limit) continue;
       const std::uint64_t last = std::min<std::uint64_t>(limit, first + cfg_.batches_per_round);
@@ -337,11 +362,13 @@ class Campaign {
       w.pair = p;
       for (std::uint64_t l = first; l < last; ++l) {
         const std::uint64_t g = l * cfg_.shards + cfg_.shard;
-        std::uint64_t n = cfg_.batch;
-        if (cfg_.cases > 0) n = std::min<std::uint64_t>(n, cfg_.cases - g * cfg_.batch);
+        std::uint64_t n = per;
+        if (cfg_.cases > 0) n = std::min<std::uint64_t>(n, cfg_.cases - g * per);
         w.batches.push_back(g);
-        w.offsets.push_back(w.n);
+        w.first_tile.push_back(w.tiles);
+        w.cases.push_back(n);
         w.n += n;
+        w.tiles += (n + mn - 1) / mn;
       }
       out.push_back(std::move(w));
     }
@@ -360,19 +387,18 @@ class Campaign {
 
   void generate_cases(Work& w) const {
     const Instruction& in = instr_of(w.pair);
-    const std::size_t K = static_cast<std::size_t>(in.k);
-    w.a.resize(w.n * K);
-    w.b.resize(w.n * K);
-    w.c.resize(w.n);
-    w.dev.resize(w.n);
-    w.emu.resize(w.n);
+    const std::size_t MK = std::size_t(in.m) * in.k, NK = std::size_t(in.n) * in.k, MN = std::size_t(in.m) * in.n;
+    w.a.resize(w.tiles * MK);
+    w.b.resize(w.tiles * NK);
+    w.c.resize(w.tiles * MN);
+    w.dev.resize(w.tiles * MN);
+    w.emu.resize(w.tiles * MN);
     const std::string& dist = cfg_.distributions[dist_of(w.pair)];
     const DatapathParams& params = plan_of(w.pair).params;
     parallel_for(w.batches.size(), threads_, [&](std::size_t i) {
-      const std::size_t first = w.offsets[i];
-      const std::size_t n = (i + 1 < w.batches.size() ? w.offsets[i + 1] : w.n) - first;
-      generate(in, params, dist, batch_seed(cfg_.seed, in.name, dist, w.batches[i]), n, w.a.data() + first * K,
-               w.b.data() + first * K, w.c.data() + first);
+      const std::size_t first = w.first_tile[i], tiles = (i + 1 < w.batches.size() ? w.first_tile[i + 1] : w.tiles) - first;
+      generate_tiles(in, params, dist, batch_seed(cfg_.seed, in.name, dist, w.batches[i]), tiles,
+                     w.a.data() + first * MK, w.b.data() + first * NK, w.c.data() + first * MN);
     });
   }
 
@@ -386,12 +412,12 @@ class Campaign {
       const Instruction& in = instr_of(w.pair);
       auto on_device = std::async(std::launch::async, [&] {
         const auto t0 = Clock::now();
-        device_.run(in, w.n, w.a.data(), w.b.data(), w.c.data(), w.dev.data());
+        device_.run_tiles(in, w.tiles, w.a.data(), w.b.data(), w.c.data(), w.dev.data());
         return seconds(t0, Clock::now());
       });
       const auto t0 = Clock::now();
       try {
-        evaluate(plan_of(w.pair), w.n, w.a.data(), w.b.data(), w.c.data(), w.emu.data(), threads_);
+        evaluate_tiles(plan_of(w.pair), w.tiles, w.a.data(), w.b.data(), w.c.data(), w.emu.data(), threads_);
         busy_.emulator_s += seconds(t0, Clock::now());
         if (i + 1 < works.size()) generate_work(works[i + 1]);
       } catch (...) {
@@ -411,16 +437,31 @@ class Campaign {
   void compare(const Work& w) {
     PairState& ps = state_.pairs[w.pair];
     const Instruction& in = instr_of(w.pair);
-    const std::size_t K = static_cast<std::size_t>(in.k);
-    for (std::size_t i = 0; i < w.n; ++i) {
-      if (w.dev[i] == w.emu[i]) continue;
+    const std::size_t N = static_cast<std::size_t>(in.n), MN = in.m * N;
+    const std::uint64_t per = batch_cases(w.pair);
+    for (std::size_t bi = 0; bi < w.batches.size(); ++bi)
+      for (std::size_t e = 0; e < w.cases[bi]; ++e) {
+        const std::size_t at = w.first_tile[bi] * MN + e;  // element at of the buffers
+        if (w.dev[at] == w.emu[at]) continue;
+        found_mismatch(w, bi, e, per, at / MN, at % MN / N, at % N);
+      }
+    ps.cases += w.n;
+    ps.next_batch += w.batches.size();
+  }
+
+  // Element (i, j) of tile t of the buffers: case e of batch bi.
+  void found_mismatch(const Work& w, std::size_t bi, std::size_t e, std::uint64_t per, std::size_t t, std::size_t i,
+                      std::size_t j) {
+    PairState& ps = state_.pairs[w.pair];
+    const Instruction& in = instr_of(w.pair);
+    const std::size_t K = static_cast<std::size_t>(in.k), M = in.m, N = in.n, at = t * M * N + i * N + j;
+    {
       ++ps.mismatches;
-      const std::size_t bi = std::upper_bound(w.offsets.begin(), w.offsets.end(), i) - w.offsets.begin() - 1;
-      const std::uint64_t case_index = w.batches[bi] * cfg_.batch + (i - w.offsets[bi]);
-      const std::span<const std::uint32_t> a(w.a.data() + i * K, K), b(w.b.data() + i * K, K);
-      const std::string cls = explain(w.pair / cfg_.distributions.size(), a, b, w.c[i], w.emu[i], w.dev[i]);
-      const std::string line = format_case_line(cfg_.arch, in, {a.begin(), a.end()}, {b.begin(), b.end()}, w.c[i],
-                                                w.dev[i]);
+      const std::uint64_t case_index = w.batches[bi] * per + e;
+      const std::span<const std::uint32_t> a(w.a.data() + (t * M + i) * K, K), b(w.b.data() + (t * N + j) * K, K);
+      const std::uint32_t c = w.c[at], dev = w.dev[at], emu = w.emu[at];
+      const std::string cls = explain(w.pair / cfg_.distributions.size(), a, b, c, emu, dev);
+      const std::string line = format_case_line(cfg_.arch, in, {a.begin(), a.end()}, {b.begin(), b.end()}, c, dev);
       ++state_.raw_total;
       if (state_.raw_kept + state_.raw_pending.size() < cfg_.raw_limit) state_.raw_pending.push_back(line);
       Signature& sig = state_.signatures[signature_key(in.name, cls)];
@@ -434,8 +475,6 @@ class Campaign {
       }
       ++sig.count;
     }
-    ps.cases += w.n;
-    ps.next_batch += w.batches.size();
   }
 
   // The signature class of a mismatch: the first neighbouring model that reproduces the device's
@@ -478,9 +517,11 @@ class Campaign {
     p.cases_per_s = session_s_ > 0 ? static_cast<double>(session_cases) / session_s_ : 0;
     if (cfg_.seconds > 0) p.eta_s = std::max(0.0, cfg_.seconds - session_s_);
     if (cfg_.cases > 0 && p.cases_per_s > 0) {
-      const std::uint64_t limit = local_batches();
       std::uint64_t left = 0;
-      for (const auto& ps : state_.pairs) left += (limit - std::min(limit, ps.next_batch)) * cfg_.batch;
+      for (std::size_t pair = 0; pair < state_.pairs.size(); ++pair) {
+        const std::uint64_t limit = local_batches(pair);
+        left += (limit - std::min(limit, state_.pairs[pair].next_batch)) * batch_cases(pair);
+      }
       const double eta = static_cast<double>(left) / p.cases_per_s;
       p.eta_s = p.eta_s < 0 ? eta : std::min(p.eta_s, eta);
     }
@@ -505,7 +546,7 @@ class Campaign {
                       {"line", g.line},
                       {"raw_line", g.raw_line}});
     const double rate = session_s_ > 0 ? static_cast<double>(session_cases) / session_s_ : 0;
-    return {{"tool", "numprobe fuzz"},
+    json out = {{"tool", "numprobe fuzz"},
             {"format", 1},
             {"run", run},
             {"config", config_json(cfg_, model_)},
@@ -531,6 +572,8 @@ class Campaign {
               {"generate_s", busy_.generate_s},
               {"compare_s", busy_.compare_s},
               {"device_pair_wall_s", busy_.wait_s}}}};
+    for (const auto& [name, v] : device_.timing()) out["timing"][name] = v;
+    return out;
   }
 
   // Raw mismatches are appended as one gzip member per checkpoint (readers see one stream); the
@@ -612,6 +655,12 @@ void EmuBackend::run(const Instruction& in, std::size_t count, const std::uint32
                      const std::uint32_t* c, std::uint32_t* d) {
   const MmaPlan plan = compile_plan(model_, in);
   evaluate(plan, count, a, b, c, d, threads_);
+}
+
+void EmuBackend::run_tiles(const Instruction& in, std::size_t tiles, const std::uint32_t* a, const std::uint32_t* b,
+                           const std::uint32_t* c, std::uint32_t* d) {
+  const MmaPlan plan = compile_plan(model_, in);
+  evaluate_tiles(plan, tiles, a, b, c, d, threads_);
 }
 
 CampaignResult run_campaign(const CampaignConfig& config, const Model& model, Backend& device,

@@ -4,6 +4,12 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <mutex>
+#include <vector>
+#include <cmath>
+#include <optional>
+#include <utility>
 #include <stdexcept>
 
 #include "tcnum/core/format.hpp"
@@ -62,18 +68,66 @@ class Rng {
   bool chance(std::uint64_t num, std::uint64_t den) { return below(den) < num; }
   bool coin() { return (bits() >> 63) != 0; }
   // Irwin–Hall of four 16-bit uniforms: mean 0, variance 1 after the scale (exact products).
-  double normal() {
+  // normal_step() is the sum's integer, normal() its value.
+  static constexpr int kNormalSteps = 2 * 0xffff;  // the sum lies in [-kNormalSteps, kNormalSteps]
+  static constexpr double kNormalScale = 1.7320508075688772 / 65536.0;  // sqrt(12 / 4) / 2^16
+  int normal_step() {
     const std::uint64_t r = bits();
-    const std::int64_t sum = static_cast<std::int64_t>((r & 0xffff) + ((r >> 16) & 0xffff) + ((r >> 32) & 0xffff) +
-                                                       (r >> 48)) - 2 * 0xffff;
-    constexpr double kScale = 1.7320508075688772 / 65536.0;  // sqrt(12 / 4) / 2^16
-    return static_cast<double>(sum) * kScale;
+    return static_cast<int>((r & 0xffff) + ((r >> 16) & 0xffff) + ((r >> 32) & 0xffff) + (r >> 48)) - kNormalSteps;
   }
+  double normal() { return static_cast<double>(normal_step()) * kNormalScale; }
 
  private:
   static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   std::array<std::uint64_t, 4> s_{};
 };
+
+// encode(f, rng.normal()) through a table of every value normal() can take (2^18 of them, built
+// once per format): the same bits, without a rounding per element.
+class NormalTables {
+ public:
+  std::uint32_t draw(Format f, Rng& rng) { return table(f)[rng.normal_step() + Rng::kNormalSteps]; }
+
+ private:
+  static constexpr std::size_t kFormats = 16;
+  const std::uint32_t* table(Format f) {
+    const auto i = static_cast<std::size_t>(f);
+    std::call_once(once_[i], [&] {
+      tables_[i].resize(2 * Rng::kNormalSteps + 1);
+      for (int s = -Rng::kNormalSteps; s <= Rng::kNormalSteps; ++s)
+        tables_[i][static_cast<std::size_t>(s + Rng::kNormalSteps)] = encode(f, static_cast<double>(s) * Rng::kNormalScale);
+    });
+    return tables_[i].data();
+  }
+  std::array<std::once_flag, kFormats> once_;
+  std::array<std::vector<std::uint32_t>, kFormats> tables_;
+};
+
+std::uint32_t normal_bits(Format f, Rng& rng) {
+  static NormalTables tables;
+  return tables.draw(f, rng);
+}
+
+// to_double of a finite pattern, fast: fp32 and bf16 by their bits, other formats of up to 16
+// bits through a table of every pattern (built once per format).
+double value_of(Format f, std::uint32_t bits) {
+  if (f == Format::fp32) return std::bit_cast<float>(bits);
+  if (f == Format::bf16) return std::bit_cast<float>(bits << 16);
+  if (spec(f).storage_bits > 16) return to_double(f, bits);
+  static std::array<std::once_flag, 16> once;
+  static std::array<std::vector<double>, 16> tables;
+  const auto i = static_cast<std::size_t>(f);
+  std::call_once(once[i], [&] {
+    tables[i].resize(std::size_t{1} << spec(f).storage_bits);
+    for (std::size_t p = 0; p < tables[i].size(); ++p) tables[i][p] = to_double(f, static_cast<std::uint32_t>(p));
+  });
+  return tables[i][bits & storage_mask(f)];
+}
+
+// encode(f, x): fp32 by the conversion (round to nearest even, as encode), else encode itself.
+std::uint32_t bits_of(Format f, double x) {
+  return f == Format::fp32 ? std::bit_cast<std::uint32_t>(static_cast<float>(x)) : encode(f, x);
+}
 
 int tf32_shift(Format f) { return f == Format::tf32 ? 13 : 0; }
 std::uint32_t low_ones(int n) { return n >= 32 ? ~0u : (1u << n) - 1u; }
@@ -141,8 +195,8 @@ std::uint32_t tiny(Format f, Rng& rng) {
 
 // Factors whose product's leading bit is 2^t or 2^(t+1) (t clamped to what A×B can reach);
 // `bits_a`/`bits_b` give their fraction bits (0: powers of two).
-void factors_for(const Instruction& in, int t, bool negative, std::uint32_t bits_a, std::uint32_t bits_b, Rng& rng,
-                 std::uint32_t& a, std::uint32_t& b) {
+// Leading-bit weights (ea, eb) of two factors whose product leads at 2^t (t clamped).
+std::pair<int, int> split_lead(const Instruction& in, int t, Rng& rng) {
   const FormatSpec &sa = spec(in.a_type), &sb = spec(in.b_type);
   t = std::clamp(t, smallest_lead(in.a_type) + smallest_lead(in.b_type), sa.emax() + sb.emax());
   int lo = std::max(sa.emin(), t - sb.emax()), hi = std::min(sa.emax(), t - sb.emin());
@@ -151,9 +205,15 @@ void factors_for(const Instruction& in, int t, bool negative, std::uint32_t bits
     hi = std::min(sa.emax(), t - smallest_lead(in.b_type));
   }
   const int ea = rng.range(lo, std::max(lo, hi));
+  return {ea, t - ea};
+}
+
+void factors_for(const Instruction& in, int t, bool negative, std::uint32_t bits_a, std::uint32_t bits_b, Rng& rng,
+                 std::uint32_t& a, std::uint32_t& b) {
+  const auto [ea, eb] = split_lead(in, t, rng);
   const bool sign_a = rng.coin();
   a = with_lead(in.a_type, sign_a, ea, bits_a);
-  b = with_lead(in.b_type, sign_a != negative, t - ea, bits_b);
+  b = with_lead(in.b_type, sign_a != negative, eb, bits_b);
 }
 
 // One case of `in`, written in place.
@@ -166,10 +226,10 @@ struct CaseRef {
 
 void fill_normal(const Instruction& in, Rng& rng, CaseRef x) {
   for (int k = 0; k < x.k; ++k) {
-    x.a[k] = encode(in.a_type, rng.normal());
-    x.b[k] = encode(in.b_type, rng.normal());
+    x.a[k] = normal_bits(in.a_type, rng);
+    x.b[k] = normal_bits(in.b_type, rng);
   }
-  *x.c = encode(in.c_type, rng.normal());
+  *x.c = normal_bits(in.c_type, rng);
 }
 
 void fill_randbits(const Instruction& in, Rng& rng, CaseRef x) {
@@ -206,20 +266,26 @@ struct ExactSum {  // -(sum of products) rounded into C's format, through the ex
   }
 };
 
-void fill_cancel(const Instruction& in, Rng& rng, CaseRef x, const ExactSum& exact) {
-  fill_normal(in, rng, x);
+// The k product slots in random pairs: fn(i, j, step) for each pair, where step() draws a nudge
+// of -1, 0 or +1 ulp (p = 1/4, 1/2, 1/4).
+template <class Fn>
+void cancelling_pairs(int k, Rng& rng, Fn&& fn) {
   std::array<int, 64> perm{};
-  for (int k = 0; k < x.k; ++k) perm[k] = k;
-  for (int k = x.k - 1; k > 0; --k) std::swap(perm[k], perm[rng.below(k + 1)]);
+  for (int s = 0; s < k; ++s) perm[s] = s;
+  for (int s = k - 1; s > 0; --s) std::swap(perm[s], perm[rng.below(s + 1)]);
   auto step = [&rng] {
     const auto r = rng.below(4);
     return r == 0 ? -1 : r == 1 ? 1 : 0;
   };
-  for (int p = 0; p + 1 < x.k; p += 2) {
-    const int i = perm[p], j = perm[p + 1];
+  for (int p = 0; p + 1 < k; p += 2) fn(perm[p], perm[p + 1], step);
+}
+
+void fill_cancel(const Instruction& in, Rng& rng, CaseRef x, const ExactSum& exact) {
+  fill_normal(in, rng, x);
+  cancelling_pairs(x.k, rng, [&](int i, int j, auto& step) {
     x.a[j] = nudge(in.a_type, x.a[i] ^ sign_mask(in.a_type), step());
     x.b[j] = nudge(in.b_type, x.b[i], step());
-  }
+  });
   const std::uint32_t sum =
       mma_element(exact.plan, {x.a, static_cast<std::size_t>(x.k)}, {x.b, static_cast<std::size_t>(x.k)},
                   zero_bits(in.c_type, false));
@@ -381,6 +447,152 @@ void fill_boundary(const Instruction& in, const DatapathParams& model, Rng& rng,
   }
 }
 
+// ---- whole tiles: every output element (i, j) is a case, on A's row i and B's column j ----
+//
+// Element-wise distributions draw every element as the per-case generator does. The others put
+// their structure on what a row and a column share: the product slot k (its leading exponents,
+// the cancelling pairs, the lead term), so that every element of the tile carries it.
+
+struct TileRef {
+  std::uint32_t* a;  // M×K row-major
+  std::uint32_t* b;  // N×K: column j at j·K
+  std::uint32_t* c;  // M×N row-major
+  int m, n, k;
+};
+
+template <class Draw>
+void fill_elementwise(const Instruction& in, TileRef x, Draw&& draw) {
+  for (int e = 0; e < x.m * x.k; ++e) x.a[e] = draw(in.a_type);
+  for (int e = 0; e < x.n * x.k; ++e) x.b[e] = draw(in.b_type);
+  for (int e = 0; e < x.m * x.n; ++e) x.c[e] = draw(in.c_type);
+}
+
+void tile_normal(const Instruction& in, Rng& rng, TileRef x) {
+  fill_elementwise(in, x, [&](Format f) { return normal_bits(f, rng); });
+}
+
+void tile_randbits(const Instruction& in, Rng& rng, TileRef x) {
+  fill_elementwise(in, x, [&](Format f) { return random_finite(f, rng); });
+}
+
+void tile_special(const Instruction& in, Rng& rng, TileRef x) {
+  fill_elementwise(in, x, [&](Format f) { return rng.chance(1, 8) ? special_value(f, rng) : normal_bits(f, rng); });
+}
+
+// Slot k's products lead at e_k (the lead term's slot at `lead`, the others 5..30 below it); the
+// lead exponent is split between A's column k and B's row k once, so every element sees it.
+void tile_spread(const Instruction& in, Rng& rng, TileRef x) {
+  const FormatSpec &sa = spec(in.a_type), &sb = spec(in.b_type), &sc = spec(in.c_type), &sd = spec(in.d_type);
+  const int lo = std::max({sa.emin() + sb.emin(), sc.emin(), sd.emin()});
+  const int hi = std::max(lo, std::min({sa.emax() + sb.emax() - 1, sc.emax() - 1, sd.emax() - 6}));
+  const int lead = rng.range(std::min(lo + 30, hi), hi);
+  const int lead_slot = rng.chance(1, 4) ? x.k : static_cast<int>(rng.below(x.k));  // x.k: C
+  for (int k = 0; k < x.k; ++k) {
+    const auto [ea, eb] = split_lead(in, k == lead_slot ? lead : lead - rng.range(5, 30), rng);
+    for (int i = 0; i < x.m; ++i) x.a[i * x.k + k] = random_at(in.a_type, rng.coin(), ea, rng);
+    for (int j = 0; j < x.n; ++j) x.b[j * x.k + k] = random_at(in.b_type, rng.coin(), eb, rng);
+  }
+  for (int e = 0; e < x.m * x.n; ++e)
+    x.c[e] = random_at(in.c_type, rng.coin(), lead_slot == x.k ? lead : lead - rng.range(5, 30), rng);
+}
+
+// Pairs of slots cancel in every element: A's column j = -A's column i, B's row j = B's row i
+// (each element nudged by ±1 ulp with p = 1/4); C(i, j) = -(its sum), summed in doubles (the
+// products are exact there; the sum may round, which only moves C by an ulp, as the nudge does).
+void tile_cancel(const Instruction& in, Rng& rng, TileRef x) {
+  tile_normal(in, rng, x);
+  cancelling_pairs(x.k, rng, [&](int i, int j, auto& step) {
+    for (int r = 0; r < x.m; ++r)
+      x.a[r * x.k + j] = nudge(in.a_type, x.a[r * x.k + i] ^ sign_mask(in.a_type), step());
+    for (int col = 0; col < x.n; ++col) x.b[col * x.k + j] = nudge(in.b_type, x.b[col * x.k + i], step());
+  });
+  thread_local std::vector<double> av, bv;
+  av.resize(static_cast<std::size_t>(x.m * x.k));
+  bv.resize(static_cast<std::size_t>(x.n * x.k));
+  for (int e = 0; e < x.m * x.k; ++e) av[e] = value_of(in.a_type, x.a[e]);
+  for (int e = 0; e < x.n * x.k; ++e) bv[e] = value_of(in.b_type, x.b[e]);
+  for (int i = 0; i < x.m; ++i)
+    for (int j = 0; j < x.n; ++j) {
+      double sum = 0;
+      for (int k = 0; k < x.k; ++k) sum += av[i * x.k + k] * bv[j * x.k + k];
+      std::uint32_t& c = x.c[i * x.n + j];
+      c = sum == 0 ? zero_bits(in.c_type, false) : bits_of(in.c_type, -sum);
+      if (rng.coin()) c = nudge(in.c_type, c, rng.coin() ? 1 : -1);
+    }
+}
+
+// Per slot k, one factor tiny for the whole tile (the same side in A's column and B's row); the
+// other either tiny too or sized so that the products land near the bottom of D's range.
+void tile_subnorm(const Instruction& in, Rng& rng, TileRef x) {
+  const FormatSpec& sd = spec(in.d_type);
+  for (int k = 0; k < x.k; ++k) {
+    const bool a_tiny = rng.coin(), both_tiny = rng.coin();
+    const Format tiny_f = a_tiny ? in.a_type : in.b_type, other_f = a_tiny ? in.b_type : in.a_type;
+    const std::uint32_t probe = tiny(tiny_f, rng);
+    const int tiny_lead = decode(tiny_f, probe).is_zero() ? spec(tiny_f).emin() : lead_of(tiny_f, probe);
+    const int other_lead = rng.range(sd.emin() - sd.frac_bits - 2, sd.emin() + 2) - tiny_lead;
+    auto draw = [&](bool tiny_side) -> std::uint32_t {
+      const Format f = tiny_side ? tiny_f : other_f;
+      if (tiny_side) return random_at(f, rng.coin(), tiny_lead + static_cast<int>(rng.below(2)), rng);
+      if (both_tiny || other_lead < smallest_lead(f)) return tiny(f, rng);
+      return random_at(f, rng.coin(), other_lead, rng);
+    };
+    for (int i = 0; i < x.m; ++i) x.a[i * x.k + k] = draw(a_tiny);
+    for (int j = 0; j < x.n; ++j) x.b[j * x.k + k] = draw(!a_tiny);
+  }
+  for (int e = 0; e < x.m * x.n; ++e) x.c[e] = rng.chance(1, 8) ? zero_bits(in.c_type, rng.coin()) : tiny(in.c_type, rng);
+}
+
+// bits · (-1)^flip · 2^scale when that is exact in f (NaN, Inf and zeros only take the sign);
+// nullopt when it is not.
+std::optional<std::uint32_t> scaled_exactly(Format f, std::uint32_t bits, bool flip, int scale) {
+  const Decoded d = decode(f, bits);
+  const std::uint32_t flipped = flip ? bits ^ sign_mask(f) : bits;
+  if (scale == 0 || d.is_zero() || d.is_nan() || d.is_inf()) return flipped;
+  const double v = std::ldexp(value_of(f, flipped), scale);
+  const std::uint32_t out = bits_of(f, v);
+  if (!finite_pattern(f, out) || value_of(f, out) != v) return std::nullopt;
+  return out;
+}
+
+// One boundary case per tile, spread over the tile by a sign and a power of two per row of A
+// (σ_i, α_i) and per column of B (τ_j, β_j), and C(i, j) scaled by both: element (i, j) is the
+// case times ±2^(α_i+β_j), on the same relative boundary (truncation, rounding, signed zero)
+// wherever C scales exactly; near it otherwise, and near the absolute ones (overflow, underflow).
+void tile_boundary(const Instruction& in, const DatapathParams& model, Rng& rng, TileRef x) {
+  std::array<std::uint32_t, 64> a0{}, b0{};
+  std::uint32_t c0 = 0;
+  fill_boundary(in, model, rng, CaseRef{a0.data(), b0.data(), &c0, x.k});
+  // A row's (or column's) scale must be exact for all its elements, else the row keeps 2^0.
+  auto spread_over = [&](Format f, const std::uint32_t* base, std::uint32_t* out, int lines, int* signs, int* scales) {
+    for (int r = 0; r < lines; ++r) {
+      const bool flip = rng.coin();
+      int scale = rng.range(-3, 3);
+      for (int attempt = 0; attempt < 2; ++attempt) {
+        bool exact = true;
+        for (int k = 0; k < x.k && exact; ++k) {
+          const auto v = scaled_exactly(f, base[k], flip, scale);
+          if (v) out[r * x.k + k] = *v;
+          exact = v.has_value();
+        }
+        if (exact) break;
+        scale = 0;  // always exact
+      }
+      signs[r] = flip;
+      scales[r] = scale;
+    }
+  };
+  std::array<int, 256> row_sign{}, row_scale{}, col_sign{}, col_scale{};
+  spread_over(in.a_type, a0.data(), x.a, x.m, row_sign.data(), row_scale.data());
+  spread_over(in.b_type, b0.data(), x.b, x.n, col_sign.data(), col_scale.data());
+  for (int i = 0; i < x.m; ++i)
+    for (int j = 0; j < x.n; ++j) {
+      const bool flip = row_sign[i] != col_sign[j];
+      const auto v = scaled_exactly(in.c_type, c0, flip, row_scale[i] + col_scale[j]);
+      x.c[i * x.n + j] = v ? *v : *scaled_exactly(in.c_type, c0, flip, 0);
+    }
+}
+
 int dist_index(std::string_view dist) {
   for (std::size_t i = 0; i < kDists.size(); ++i)
     if (dist == kDists[i].name) return static_cast<int>(i);
@@ -430,6 +642,31 @@ std::uint64_t batch_seed(std::uint64_t seed, std::string_view instruction, std::
   std::uint64_t x = h ^ seed;
   x = splitmix(x) ^ batch;
   return splitmix(x);
+}
+
+}  // namespace tcnum::fuzz
+
+namespace tcnum::fuzz {
+
+void generate_tiles(const Instruction& in, const DatapathParams& model, std::string_view dist, std::uint64_t seed,
+                    std::size_t tiles, std::uint32_t* a, std::uint32_t* b, std::uint32_t* c) {
+  const int which = dist_index(dist);
+  if (in.k <= 0 || in.k > 64 || in.m <= 0 || in.m > 256 || in.n <= 0 || in.n > 256)
+    throw std::invalid_argument("fuzz::generate_tiles: instruction " + in.name + " has M, N outside 1..256 or K outside 1..64");
+  Rng rng(seed);
+  const auto M = static_cast<std::size_t>(in.m), N = static_cast<std::size_t>(in.n), K = static_cast<std::size_t>(in.k);
+  for (std::size_t t = 0; t < tiles; ++t) {
+    const TileRef x{a + t * M * K, b + t * N * K, c + t * M * N, in.m, in.n, in.k};
+    switch (which) {
+      case 0: tile_normal(in, rng, x); break;
+      case 1: tile_randbits(in, rng, x); break;
+      case 2: tile_spread(in, rng, x); break;
+      case 3: tile_cancel(in, rng, x); break;
+      case 4: tile_special(in, rng, x); break;
+      case 5: tile_subnorm(in, rng, x); break;
+      default: tile_boundary(in, model, rng, x); break;
+    }
+  }
 }
 
 }  // namespace tcnum::fuzz

@@ -1,6 +1,7 @@
 // Greedy delta-debugging of one mismatch (tcnum/fuzz/minimise.hpp).
 #include "tcnum/fuzz/minimise.hpp"
 
+#include <cmath>
 #include <cstdlib>
 
 #include "tcnum/core/format.hpp"
@@ -92,6 +93,27 @@ FuzzCase minimise(const MmaPlan& model, const DeviceEval& device, FuzzCase x, in
       y.b[k] = zero_bits(in.b_type, false);
       propose(y);
     }
+    // Two products that keep the exact sum when merged: equal ones into one of twice the value,
+    // opposite ones both zeroed (a cancellation often needs its terms only for the alignment).
+    for (std::size_t p = 0; p < K; ++p)
+      for (std::size_t q = p + 1; q < K; ++q) {
+        const double pp = to_double(in.a_type, x.a[p]) * to_double(in.b_type, x.b[p]);
+        const double pq = to_double(in.a_type, x.a[q]) * to_double(in.b_type, x.b[q]);
+        if (pp == 0 || pq == 0 || !std::isfinite(pp) || !std::isfinite(pq)) continue;
+        FuzzCase y = x;
+        y.a[q] = zero_bits(in.a_type, false);
+        y.b[q] = zero_bits(in.b_type, false);
+        if (pp == -pq) {
+          y.a[p] = zero_bits(in.a_type, false);
+          y.b[p] = zero_bits(in.b_type, false);
+          propose(y);
+        } else if (pp == pq) {
+          const std::uint32_t doubled = encode(in.a_type, 2 * to_double(in.a_type, x.a[p]));
+          if (to_double(in.a_type, doubled) != 2 * to_double(in.a_type, x.a[p])) continue;
+          y.a[p] = doubled;
+          propose(y);
+        }
+      }
     for (std::size_t k = 0; k <= K; ++k) {
       for (int side = 0; side < (k < K ? 2 : 1); ++side) {
         std::uint32_t& slot = k == K ? x.c : side == 0 ? x.a[k] : x.b[k];

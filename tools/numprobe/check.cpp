@@ -1,4 +1,6 @@
 // numprobe check: fresh random cases, device against emulator, for every instruction.
+#include <unistd.h>
+
 #include <chrono>
 #include <iomanip>
 #include <iostream>
@@ -39,6 +41,10 @@ int run_check(CheckOptions o) {
   for (const auto& d : dists) text << std::right << std::setw(10) << d;
   text << "\n";
   std::size_t total_bad = 0, total = 0;
+  // A progress line on stderr when the table goes to a file or pipe (stdout), not to the terminal
+  // nor to stderr (--json).
+  ProgressLine line("check", !o.json && ::isatty(1) == 0);
+  const std::uint64_t planned = static_cast<std::uint64_t>(instrs.size() * dists.size() * o.cases);
   for (const auto& in : instrs) {
     text << std::left << std::setw(36) << in.name << std::flush;
     for (const auto& dist : dists) {
@@ -58,9 +64,11 @@ int run_check(CheckOptions o) {
       total += cases.size();
       text << std::right << std::setw(10) << mismatches << std::flush;
       rows.push_back({{"instruction", in.name}, {"distribution", dist}, {"cases", cases.size()}, {"mismatches", mismatches}});
+      line.update(total, planned, "cases", -1, -1, std::to_string(total_bad) + " mismatches");
     }
     text << "\n";
   }
+  line.finish();
   if (bad) bad->close();
   text << total - total_bad << " passed, " << total_bad << " failed\n";
   if (o.json)

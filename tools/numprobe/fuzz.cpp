@@ -22,7 +22,7 @@ struct FuzzOptions {
   std::vector<int> devices{0}, wgmma_n;
   bool resume = false, both_a_sources = false, quiet = false;
   int threads = 0;
-  std::size_t batch = 4096, batches_per_round = 16, raw_limit = 1000000;
+  std::size_t batch = 16384, batches_per_round = 16, raw_limit = 1000000;
   double checkpoint_every = 30;
 };
 
@@ -113,23 +113,6 @@ std::vector<std::string> pick_distributions(const std::string& which) {
   return out;
 }
 
-std::string clock_text(double s) {
-  if (s < 0) return "?";
-  const long t = static_cast<long>(s + 0.5);
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
-  return buf;
-}
-
-std::string count_text(double v) {
-  char buf[32];
-  if (v >= 1e9) std::snprintf(buf, sizeof buf, "%.2fG", v / 1e9);
-  else if (v >= 1e6) std::snprintf(buf, sizeof buf, "%.2fM", v / 1e6);
-  else if (v >= 1e3) std::snprintf(buf, sizeof buf, "%.1fk", v / 1e3);
-  else std::snprintf(buf, sizeof buf, "%.0f", v);
-  return buf;
-}
-
 int run_fuzz(const FuzzOptions& o) {
   if (o.out.empty()) throw std::invalid_argument("fuzz: --out DIR is required");
   if (o.cases == 0 && o.time.empty()) throw std::invalid_argument("fuzz: give --cases N or --time DURATION");
@@ -156,6 +139,7 @@ int run_fuzz(const FuzzOptions& o) {
   std::unique_ptr<tcnum::fuzz::Backend> device;
   int sm = arch_or_default(o.arch);
   if (o.backend == "device") {
+    check_devices(o.devices);
     const DeviceFacts facts = device_facts(o.devices.at(0));
     if (o.arch.empty()) sm = facts.sm;
     cfg.run_info.insert(cfg.run_info.end(), facts.info.begin(), facts.info.end());
@@ -175,15 +159,13 @@ int run_fuzz(const FuzzOptions& o) {
   std::cerr << "fuzz: " << cfg.instructions.size() << " instructions x " << cfg.distributions.size()
             << " distributions, model " << model.name << ", " << device->description() << ", shard " << cfg.shard
             << "/" << cfg.shards << ", seed " << cfg.seed << " -> " << cfg.out_dir << "\n";
-  double last_print = -1e9;
+  ProgressLine line("fuzz", !o.quiet);
   const auto progress = [&](const tcnum::fuzz::Progress& p) {
-    if (o.quiet || p.elapsed_s - last_print < 2) return;
-    last_print = p.elapsed_s;
-    std::cerr << "fuzz: " << count_text(static_cast<double>(p.cases)) << " cases, "
-              << count_text(p.cases_per_s) << " cases/s, " << p.mismatches << " mismatches, " << p.signatures
-              << " signatures, elapsed " << clock_text(p.elapsed_s) << ", ETA " << clock_text(p.eta_s) << "\n";
+    line.update(p.cases, 0, "cases", p.cases_per_s, p.eta_s,
+                std::to_string(p.mismatches) + " mismatches, " + std::to_string(p.signatures) + " signatures");
   };
   const auto r = tcnum::fuzz::run_campaign(cfg, model, *device, progress);
+  line.finish();
   std::cout << r.cases << " cases, " << r.mismatches << " mismatches, " << r.signatures << " signatures"
             << (r.complete ? "" : " (not complete: --resume continues)") << "; " << cfg.out_dir << "/summary.json\n";
   return r.mismatches == 0 ? 0 : 1;
@@ -205,7 +187,7 @@ void register_fuzz(CLI::App& app, Status& status) {
   cmd->add_option("--time", o->time, "run for this long (90s, 15m, 2h) per session");
   add_seed_option(cmd, o->seed, "seed: the same seed draws the same cases");
   cmd->add_option("--out", o->out, "campaign directory (summary.json, mismatches.tcc, raw.tcc.gz, checkpoint)");
-  cmd->add_option("--devices", o->devices, "CUDA devices this process drives")->delimiter(',')->capture_default_str();
+  add_devices_option(cmd, o->devices);
   cmd->add_option("--shard", o->shard, "I/N: this process runs shard I of N; 'mpi': rank/size from mpirun "
                                        "(writes OUT/shard-RANK)");
   cmd->add_flag("--resume", o->resume, "continue the campaign in --out from its last checkpoint");
@@ -216,7 +198,7 @@ void register_fuzz(CLI::App& app, Status& status) {
   cmd->add_option("--arch", o->arch, "architecture (default: the device's; sm_90 for --backend emu)");
   cmd->add_option("--wgmma-n", o->wgmma_n, "only these wgmma N (default: every legal N)")->delimiter(',');
   cmd->add_option("--threads", o->threads, "host threads (0: every core)")->capture_default_str();
-  cmd->add_option("--batch", o->batch, "cases per generator batch (the unit of seeding and sharding)")
+  cmd->add_option("--batch", o->batch, "cases per generator batch, rounded up to whole tiles (the unit of seeding and sharding)")
       ->capture_default_str();
   cmd->add_option("--batches-per-round", o->batches_per_round, "batches per instruction x distribution per device run")
       ->capture_default_str();

@@ -27,33 +27,55 @@ class DeviceBackend : public tcnum::fuzz::Backend {
   std::string description() const override { return "GPU " + names_; }
   void run(const tcnum::Instruction& in, std::size_t count, const std::uint32_t* a, const std::uint32_t* b,
            const std::uint32_t* c, std::uint32_t* d) override {
-    const std::size_t parts = devices_.size(), K = static_cast<std::size_t>(in.k);
+    const std::size_t K = static_cast<std::size_t>(in.k);
+    split(in, count, K, K, 1, a, b, c, d, [&](const auto&... args) { tcnum::device::run_cases(in, args...); });
+  }
+  void run_tiles(const tcnum::Instruction& in, std::size_t tiles, const std::uint32_t* a, const std::uint32_t* b,
+                 const std::uint32_t* c, std::uint32_t* d) override {
+    split(in, tiles, std::size_t(in.m) * in.k, std::size_t(in.n) * in.k, std::size_t(in.m) * in.n, a, b, c, d,
+          [&](const auto&... args) { tcnum::device::run_tiles(in, args...); });
+  }
+  std::vector<std::pair<std::string, double>> timing() const override {
+    const auto t = tcnum::device::run_times();
+    return {{"device_pack_s", t.pack_s}, {"device_copy_in_s", t.copy_in_s}, {"device_kernel_s", t.kernel_s},
+            {"device_copy_out_s", t.copy_out_s}};
+  }
+
+ private:
+  // `units` (cases or tiles) split evenly across the devices, one host thread each; a unit has
+  // a_per A, b_per B and cd_per C and D words. run_part(n, a, b, c, d, options) runs one part.
+  // With both A sources, a wgmma part runs again with A from registers, and the two must agree.
+  template <class RunPart>
+  void split(const tcnum::Instruction& in, std::size_t units, std::size_t a_per, std::size_t b_per, std::size_t cd_per,
+             const std::uint32_t* a, const std::uint32_t* b, const std::uint32_t* c, std::uint32_t* d,
+             RunPart run_part) {
+    const std::size_t parts = devices_.size();
     std::vector<std::future<void>> jobs;
     for (std::size_t p = 0; p < parts; ++p) {
-      const std::size_t first = count * p / parts, n = count * (p + 1) / parts - first;
+      const std::size_t first = units * p / parts, n = units * (p + 1) / parts - first;
       if (n == 0) continue;
       jobs.push_back(std::async(std::launch::async, [&, first, n, p] {
         tcnum::device::RunOptions opt;
         opt.device = devices_[p];
-        tcnum::device::run_cases(in, n, a + first * K, b + first * K, c + first, d + first, opt);
-        if (both_ && in.family == tcnum::Family::wgmma) {
-          std::vector<std::uint32_t> again(n);
-          opt.a_source = tcnum::device::ASource::registers;
-          tcnum::device::run_cases(in, n, a + first * K, b + first * K, c + first, again.data(), opt);
-          for (std::size_t i = 0; i < n; ++i)
-            if (again[i] != d[first + i]) {
-              std::ostringstream os;
-              os << in.name << ": A from shared memory and from registers disagree" << std::hex << ": " << d[first + i]
-                 << " vs " << again[i];
-              throw std::runtime_error(os.str());
-            }
-        }
+        const std::uint32_t *pa = a + first * a_per, *pb = b + first * b_per, *pc = c + first * cd_per;
+        std::uint32_t* pd = d + first * cd_per;
+        run_part(n, pa, pb, pc, pd, opt);
+        if (!both_ || in.family != tcnum::Family::wgmma) return;
+        std::vector<std::uint32_t> again(n * cd_per);
+        opt.a_source = tcnum::device::ASource::registers;
+        run_part(n, pa, pb, pc, again.data(), opt);
+        for (std::size_t i = 0; i < again.size(); ++i)
+          if (again[i] != pd[i]) {
+            std::ostringstream os;
+            os << in.name << ": A from shared memory and from registers disagree" << std::hex << ": " << pd[i]
+               << " vs " << again[i];
+            throw std::runtime_error(os.str());
+          }
       }));
     }
     for (auto& j : jobs) j.get();
   }
 
- private:
   std::vector<int> devices_;
   bool both_;
   std::string names_;

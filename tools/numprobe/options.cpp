@@ -1,6 +1,7 @@
 #include "options.hpp"
 
 #include <iostream>
+#include <stdexcept>
 
 #include "tcnum/core/instruction.hpp"
 
@@ -21,6 +22,22 @@ CLI::Option* add_json_flag(CLI::App* cmd, bool& json, const std::string& what) {
 
 CLI::Option* add_seed_option(CLI::App* cmd, std::uint64_t& seed, const std::string& what) {
   return cmd->add_option("--seed", seed, what)->capture_default_str();
+}
+
+CLI::Option* add_devices_option(CLI::App* cmd, std::vector<int>& devices) {
+  return cmd->add_option("--devices", devices, "CUDA devices this process drives, comma-separated (one host thread each)")
+      ->delimiter(',')
+      ->capture_default_str();
+}
+
+void check_devices(const std::vector<int>& devices) {
+  if (devices.empty()) throw std::invalid_argument("--devices: no device given");
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    if (devices[i] < 0) throw std::invalid_argument("--devices: " + std::to_string(devices[i]) + " is not a device ordinal");
+    for (std::size_t j = 0; j < i; ++j)
+      if (devices[j] == devices[i])
+        throw std::invalid_argument("--devices: device " + std::to_string(devices[i]) + " given twice");
+  }
 }
 
 int arch_or_default(const std::string& arch) { return tcnum::parse_arch(arch.empty() ? kDefaultArch : arch); }

@@ -1,12 +1,15 @@
 // The options numprobe's commands share, declared and resolved in one place: which model answers
-// (--arch, --model), where the answers come from (--backend), reproducibility (--seed), and
-// output (--json: JSON, and only JSON, on stdout; text then goes to stderr).
+// (--arch, --model), where the answers come from (--backend, --devices), reproducibility
+// (--seed), and output (--json: JSON, and only JSON, on stdout; text then goes to stderr; the
+// progress line of long runs on stderr, progress_line.hpp).
 #pragma once
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
+#include "progress_line.hpp"
 #include "tcnum/core/model.hpp"
 
 namespace numprobe {
@@ -25,6 +28,10 @@ CLI::Option* add_arch_option(CLI::App* cmd, std::string& arch, const std::string
 CLI::Option* add_model_option(CLI::App* cmd, std::string& model_file, const std::string& what);
 CLI::Option* add_json_flag(CLI::App* cmd, bool& json, const std::string& what = "JSON on stdout (text on stderr)");
 CLI::Option* add_seed_option(CLI::App* cmd, std::uint64_t& seed, const std::string& what);
+// --devices 0,1,..: the CUDA devices (ordinals) the command drives; default: what `devices` holds.
+// Each must be >= 0 and appear once (checked after parsing: check_devices).
+CLI::Option* add_devices_option(CLI::App* cmd, std::vector<int>& devices);
+void check_devices(const std::vector<int>& devices);  // throws std::invalid_argument
 
 // The architecture an --arch value names ("" means kDefaultArch).
 int arch_or_default(const std::string& arch);

@@ -35,6 +35,8 @@ int run_record([[maybe_unused]] const RecordOptions& o) {
             "\nseed " + std::to_string(o.seed) + "; wgmma cases ran with A from shared memory and from registers "
             "(identical results required)");
   std::size_t total = 0;
+  ProgressLine line("record");
+  const std::uint64_t planned = static_cast<std::uint64_t>(instrs.size() * dists.size() * o.cases);
   for (const auto& in : instrs) {
     for (const auto& dist : dists) {
       const auto cases = tcnum::generate(in, dist, o.cases, stream_seed(o.seed, in.name, dist));
@@ -43,11 +45,12 @@ int run_record([[maybe_unused]] const RecordOptions& o) {
       for (std::size_t i = 0; i < cases.size(); ++i)
         w.write(tcnum::format_case_line(arch, in, cases[i].a, cases[i].b, cases[i].c, d[i], cases[i].scale_a, cases[i].scale_b));
       total += cases.size();
-      std::cerr << "\r" << in.name << " " << dist << ": " << total << " cases written" << std::flush;
+      line.update(total, planned, "cases", -1, -1, in.name + " " + dist);
     }
   }
+  line.update(total, planned, "cases", -1, -1, "", true);
+  line.finish();
   w.close();
-  std::cerr << "\n";
   std::cout << total << " cases from " << instrs.size() << " instructions written to " << o.out << "\n";
   return 0;
 #endif

@@ -61,6 +61,14 @@ std::uint32_t mma_element(const MmaPlan& plan, std::span<const std::uint32_t> a,
 std::size_t mma_batch(const MmaPlan& plan, std::size_t count, const std::uint32_t* a, const std::uint32_t* b,
                const std::uint32_t* c, std::uint32_t* d);
 
+// `tiles` whole tiles of the instruction, every output element computed: a holds tiles × M×K
+// (row-major), b tiles × N×K (column j of B at j·K: B stored column by column, as the probes
+// take it), c and d tiles × M×N row-major. Element (i, j) of a tile equals mma_element of A's row
+// i, B's column j and C(i, j); rows and columns are decoded once per tile. Returns how many
+// elements took the reference.
+std::size_t mma_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_t* a, const std::uint32_t* b,
+                      const std::uint32_t* c, std::uint32_t* d);
+
 // A block-scaled instruction's element: scale_a holds the in.scales_per_row() scales of A's row,
 // scale_b those of B's column (raw in.scale_type bits). Always the reference datapath.
 std::uint32_t mma_element(const MmaPlan& plan, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,

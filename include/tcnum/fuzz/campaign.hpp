@@ -1,9 +1,11 @@
 // Fuzz campaigns: device (or a stand-in) against the emulator, case by case, bit for bit;
 // deterministic, sharded, checkpointed and resumable; mismatches shrunk and de-duplicated.
 //
-// Work is cut into batches of `batch` cases per (instruction, distribution) pair; batch g of a
-// pair holds its cases [g·batch, (g+1)·batch), drawn with batch_seed(seed, instruction,
-// distribution, g). Shard I of N runs the batches g ≡ I (mod N), so shards partition the cases
+// A case is one output element of a tile of the instruction (generate_tiles): a tile of
+// m16n8k16 holds 128 cases, one of wgmma m64n256 16,384, and the emulator computes every one
+// (mma_tiles). Work is cut into batches of whole tiles per (instruction, distribution) pair:
+// `batch` cases rounded up to a multiple of M×N; batch g of a pair holds its cases
+// [g·B, (g+1)·B), drawn with batch_seed(seed, instruction, distribution, g). Shard I of N runs the batches g ≡ I (mod N), so shards partition the cases
 // of the unsharded campaign exactly. A round takes the next `batches_per_round` batches of every
 // pair; checkpoints are written between rounds, so a resumed campaign redoes at most the round
 // that was cut and counts every case once.
@@ -34,6 +36,12 @@ class Backend {
   // count cases: a, b count×K raw elements, c count; writes d (count raw results).
   virtual void run(const Instruction& in, std::size_t count, const std::uint32_t* a, const std::uint32_t* b,
                    const std::uint32_t* c, std::uint32_t* d) = 0;
+  // Whole tiles, every element a case: a tiles × M×K row-major, b tiles × N×K (column j of B at
+  // j·K), c and d tiles × M×N row-major (the layout of mma_tiles and generate_tiles).
+  virtual void run_tiles(const Instruction& in, std::size_t tiles, const std::uint32_t* a, const std::uint32_t* b,
+                         const std::uint32_t* c, std::uint32_t* d) = 0;
+  // Where the backend's time went (seconds by name, for summary.json), if it measures that.
+  virtual std::vector<std::pair<std::string, double>> timing() const { return {}; }
 };
 
 // A stand-in device: `device_model` plays the GPU (CI tests of the campaign machinery).
@@ -43,6 +51,8 @@ class EmuBackend : public Backend {
   std::string description() const override;
   void run(const Instruction& in, std::size_t count, const std::uint32_t* a, const std::uint32_t* b,
            const std::uint32_t* c, std::uint32_t* d) override;
+  void run_tiles(const Instruction& in, std::size_t tiles, const std::uint32_t* a, const std::uint32_t* b,
+                 const std::uint32_t* c, std::uint32_t* d) override;
 
  private:
   Model model_;
@@ -59,7 +69,7 @@ struct CampaignConfig {
   std::string out_dir;
   bool resume = false;       // continue from out_dir/checkpoint.json; else out_dir must hold no campaign
   int threads = 0;           // 0: every core
-  std::size_t batch = 4096;
+  std::size_t batch = 16384;
   std::size_t batches_per_round = 16;
   double checkpoint_seconds = 30;
   std::size_t raw_limit = 1000000;

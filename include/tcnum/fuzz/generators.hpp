@@ -43,6 +43,16 @@ std::string_view distribution_description(std::string_view dist);  // throws std
 void generate(const Instruction& in, const DatapathParams& model, std::string_view dist, std::uint64_t seed,
               std::size_t count, std::uint32_t* a, std::uint32_t* b, std::uint32_t* c);
 
+// The same distributions over whole tiles of the instruction, where every output element (i, j)
+// is a case: a holds tiles × M×K (row-major), b tiles × N×K (column j of B at j·K), c tiles × M×N
+// (row-major), as mma_tiles and the probes take them. Rows and columns are shared, so each
+// distribution puts its structure on what they share (see generators.cpp): normal, randbits and
+// special draw every element as above; spread, cancel and subnorm fix the slot structure (lead
+// exponents, cancelling pairs, which factor is tiny) per tile; boundary draws one boundary case
+// per tile and spreads it by a sign and a power of two per row and per column (C scaled by both).
+void generate_tiles(const Instruction& in, const DatapathParams& model, std::string_view dist, std::uint64_t seed,
+                    std::size_t tiles, std::uint32_t* a, std::uint32_t* b, std::uint32_t* c);
+
 // The seed of one batch of a campaign: the same (seed, instruction, distribution, batch) gives
 // the same cases, whichever shard or thread draws them.
 std::uint64_t batch_seed(std::uint64_t seed, std::string_view instruction, std::string_view dist,

@@ -27,7 +27,8 @@ struct Complexity {
 Complexity complexity(const Instruction& in, const FuzzCase& x);
 
 // Greedy shrinking of a case on which `device` and `model` disagree: each round proposes every
-// one-step simplification (C = +0, one product zeroed, an element set to 1.0, a sign or a
+// one-step simplification (C = +0, one product zeroed, two equal products merged or two opposite
+// ones zeroed, an element set to 1.0, a sign or a
 // fraction bit cleared, an exponent moved toward 1.0's), runs them all on the device in one
 // batch, and keeps the first (in that order) that is simpler and still disagrees; it stops when
 // none is left or after `max_rounds`. The result disagrees, as `x` did.

@@ -48,6 +48,18 @@ std::vector<std::uint32_t> run_tiles(const Instruction& in, int tiles, const std
                                      const std::vector<std::uint32_t>& b, const std::vector<std::uint32_t>& c,
                                      const RunOptions& opt = {});
 
+// The same from flat arrays, as the fuzz campaigns hold them (tcnum/fuzz: generate_tiles,
+// mma_tiles): a tiles × M×K row-major, b tiles × N×K ([n][k]), c and d tiles × M×N row-major.
+void run_tiles(const Instruction& in, std::size_t tiles, const std::uint32_t* a, const std::uint32_t* b,
+               const std::uint32_t* c, std::uint32_t* d, const RunOptions& opt = {});
+
+// Where this process's device runs spent their wall time so far, all threads added up: packing
+// operands on the host, copying them in, the kernel, copying D out.
+struct RunTimes {
+  double pack_s = 0, copy_in_s = 0, kernel_s = 0, copy_out_s = 0;
+};
+RunTimes run_times();
+
 // Independent cases packed into tiles (case i -> one diagonal element of some tile).
 std::vector<std::uint32_t> run_cases(const Instruction& in, const std::vector<Case>& cases,
                                      const RunOptions& opt = {});

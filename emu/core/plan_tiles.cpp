@@ -1,0 +1,101 @@
+// Whole tiles through a plan (mma_tiles in tcnum/core/plan.hpp): every output element of a tile
+// is an independent dot product, but its row of A and column of B are shared with the rest of
+// the row and column, so they are decoded into planes once per tile and the kernel runs up to 8
+// rows × 16 columns in lockstep (the GEMM kernel with one k-step). Lanes the kernel hands back
+// take the reference datapath, element by element.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "fast_kernel.hpp"
+#include "tcnum/core/plan.hpp"
+
+namespace tcnum {
+
+std::size_t mma_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_t* a, const std::uint32_t* b,
+                      const std::uint32_t* c, std::uint32_t* d) {
+  const Instruction& in = plan.instruction;
+  const auto M = static_cast<std::size_t>(in.m), N = static_cast<std::size_t>(in.n), K = static_cast<std::size_t>(in.k);
+  const std::size_t MK = M * K, NK = N * K, MN = M * N;
+  if (!plan.fast) {
+    for (std::size_t t = 0; t < tiles; ++t)
+      for (std::size_t i = 0; i < M; ++i)
+        for (std::size_t j = 0; j < N; ++j)
+          d[t * MN + i * N + j] = mma_element_reference(plan.params, in, {a + t * MK + i * K, K},
+                                                        {b + t * NK + j * K, K}, c[t * MN + i * N + j]);
+    return tiles * MN;
+  }
+  using detail::kLanes;
+  using detail::kMaxChainRows;
+  const std::size_t groups = (N + kLanes - 1) / kLanes, blocks = plan.blocks.size();
+  const float a_scale = std::ldexp(1.0f, plan.product_shift);
+  thread_local std::vector<float> a_sig, a_near, b_sig, b_near;
+  thread_local std::vector<std::int32_t> a_exp, a_max, b_exp, b_max;
+  a_sig.resize(MK), a_near.resize(MK), a_exp.resize(MK), a_max.resize(M * blocks);
+  b_sig.resize(groups * K * kLanes), b_near.resize(b_sig.size()), b_exp.resize(b_sig.size());
+  b_max.resize(groups * blocks * kLanes);
+  const detail::GemmChainFn chain = detail::kernels().gemm_chain;
+  const std::uint32_t d_zero = zero_bits(in.d_type, false);
+  std::size_t slow = 0;
+  detail::with_plane_decoder(in.a_type, plan.a_seen, [&](auto decode_a) {
+    detail::with_plane_decoder(in.b_type, plan.b_seen, [&](auto decode_b) {
+      for (std::size_t t = 0; t < tiles; ++t) {
+        const std::uint32_t *ta = a + t * MK, *tb = b + t * NK, *tc = c + t * MN;
+        std::uint32_t* td = d + t * MN;
+        // Planes in product-schedule order: A row by row, B 16 columns at a time ([k][lane]).
+        for (std::size_t i = 0; i < M; ++i) {
+          for (std::size_t kk = 0; kk < K; ++kk) {
+            const auto v = decode_a(ta[i * K + static_cast<std::size_t>(plan.schedule[kk])], a_scale);
+            a_sig[i * K + kk] = v.significand;
+            a_exp[i * K + kk] = v.exponent;
+          }
+          detail::complete_planes(plan, &a_sig[i * K], &a_exp[i * K], &a_near[i * K], &a_max[i * blocks], 1, 1);
+        }
+        for (std::size_t g = 0; g < groups; ++g) {
+          const std::size_t at = g * K * kLanes;
+          for (std::size_t kk = 0; kk < K; ++kk) {
+            const auto src = static_cast<std::size_t>(plan.schedule[kk]);
+            for (std::size_t l = 0; l < kLanes; ++l) {
+              const std::size_t j = g * kLanes + l;
+              const auto v = j < N ? decode_b(tb[j * K + src], 1.0f) : detail::PlaneValue{0.0f, detail::kZeroExponent};
+              b_sig[at + kk * kLanes + l] = v.significand;
+              b_exp[at + kk * kLanes + l] = v.exponent;
+            }
+          }
+          detail::complete_planes(plan, &b_sig[at], &b_exp[at], &b_near[at], &b_max[g * blocks * kLanes], kLanes,
+                                  kLanes, kLanes);
+        }
+        for (std::size_t g = 0; g < groups; ++g) {
+          const std::size_t j0 = g * kLanes, lanes = std::min(kLanes * std::size_t{1}, N - j0), at = g * K * kLanes;
+          const detail::OperandPlanes b_planes{&b_sig[at], &b_near[at], &b_exp[at], &b_max[g * blocks * kLanes]};
+          for (std::size_t i0 = 0; i0 < M; i0 += kMaxChainRows) {
+            const int rows = static_cast<int>(std::min<std::size_t>(kMaxChainRows, M - i0));
+            detail::OperandPlanes a_rows[kMaxChainRows];
+            std::uint32_t acc[kMaxChainRows * kLanes], failed[kMaxChainRows] = {};
+            for (int r = 0; r < rows; ++r) {
+              const std::size_t i = i0 + static_cast<std::size_t>(r);
+              a_rows[r] = {&a_sig[i * K], &a_near[i * K], &a_exp[i * K], &a_max[i * blocks]};
+              for (std::size_t l = 0; l < kLanes; ++l) acc[r * kLanes + l] = l < lanes ? tc[i * N + j0 + l] : d_zero;
+            }
+            const bool done = chain(plan, plan, rows, 1, a_rows, b_planes, acc, failed) == 1;
+            for (int r = 0; r < rows; ++r) {
+              const std::size_t i = i0 + static_cast<std::size_t>(r);
+              for (std::size_t l = 0; l < lanes; ++l) {
+                const std::size_t j = j0 + l;
+                if (!done && ((failed[r] >> l) & 1u)) {
+                  td[i * N + j] = mma_element(plan, {ta + i * K, K}, {tb + j * K, K}, tc[i * N + j]);
+                  ++slow;
+                } else {
+                  td[i * N + j] = acc[r * kLanes + l];
+                }
+              }
+            }
+          }
+        }
+      }
+    });
+  });
+  return slow;
+}
+
+}  // namespace tcnum
