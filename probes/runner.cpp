@@ -75,9 +75,6 @@ cudaDeviceProp require_supported(const Instruction& in, int device) {
   const int sm = p.major * 10 + p.minor;
   if (in.family == Family::tcgen05)
     throw DeviceError(in.name + ": no tcgen05 probe kernels exist yet (needs an sm_100a build)");
-  if (in.family == Family::wgmma && sm != 90)
-    throw DeviceError(in.name + ": wgmma runs only on sm_90a (Hopper) code; " + describe(p, device) +
-                      " cannot execute it");
   if (sm < in.min_sm || sm > in.max_sm)
     throw DeviceError(in.name + " needs sm_" + std::to_string(in.min_sm) +
                       (in.max_sm < 1000 ? "..sm_" + std::to_string(in.max_sm) : std::string("+")) + "; " +

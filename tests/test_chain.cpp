@@ -23,7 +23,7 @@ Model exact_model() {
 
 ch::Config config(Format dtype, ch::Init init, int trials, int max_len) {
   ch::Config c;
-  c.instr = ch::default_instruction(dtype, Family::mma);
+  c.instr = ch::study_instruction(dtype, Family::mma, 90);
   c.trials = trials;
   c.max_len = max_len;
   c.init = init;
@@ -54,13 +54,17 @@ TEST(Chain, RelativeL2ErrorIsEquationOne) {
   EXPECT_TRUE(std::isnan(ch::relative_l2_error(inf, ref)));
 }
 
-TEST(Chain, DefaultInstructions) {
-  EXPECT_EQ(ch::default_instruction(Format::fp16, Family::mma).name, "mma.m16n8k8.f32.f16.f16.f32");
-  EXPECT_EQ(ch::default_instruction(Format::bf16, Family::mma).name, "mma.m16n8k8.f32.bf16.bf16.f32");
-  EXPECT_EQ(ch::default_instruction(Format::tf32, Family::mma).name, "mma.m16n8k8.f32.tf32.tf32.f32");
-  EXPECT_EQ(ch::default_instruction(Format::e4m3, Family::mma).name, "mma.m16n8k32.f32.e4m3.e4m3.f32");
-  EXPECT_EQ(ch::default_instruction(Format::e5m2, Family::wgmma).name, "wgmma.m64n8k32.f32.e5m2.e5m2");
-  EXPECT_THROW(ch::default_instruction(Format::fp32, Family::mma), std::invalid_argument);
+TEST(Chain, StudyInstructions) {
+  EXPECT_EQ(ch::study_instruction(Format::fp16, Family::mma, 80).name, "mma.m16n8k8.f32.f16.f16.f32");
+  EXPECT_EQ(ch::study_instruction(Format::bf16, Family::mma, 80).name, "mma.m16n8k8.f32.bf16.bf16.f32");
+  EXPECT_EQ(ch::study_instruction(Format::tf32, Family::mma, 90).name, "mma.m16n8k8.f32.tf32.tf32.f32");
+  EXPECT_EQ(ch::study_instruction(Format::e4m3, Family::mma, 90).name, "mma.m16n8k32.f32.e4m3.e4m3.f32");
+  EXPECT_EQ(ch::study_instruction(Format::bf16, Family::wgmma, 90).name, "wgmma.m64n8k16.f32.bf16.bf16");
+  EXPECT_EQ(ch::study_instruction(Format::tf32, Family::wgmma, 90).name, "wgmma.m64n8k8.f32.tf32.tf32");
+  EXPECT_EQ(ch::study_instruction(Format::e5m2, Family::wgmma, 90).name, "wgmma.m64n8k32.f32.e5m2.e5m2");
+  EXPECT_THROW(ch::study_instruction(Format::fp32, Family::mma, 90), std::invalid_argument);
+  EXPECT_THROW(ch::study_instruction(Format::e4m3, Family::mma, 80), std::invalid_argument);  // fp8: sm_89+
+  EXPECT_THROW(ch::study_instruction(Format::fp16, Family::wgmma, 80), std::invalid_argument);
 }
 
 // BF16 (A100 model): errors grow with the chain on average; with low-precision initialisation

@@ -24,7 +24,7 @@ struct Target {
 std::vector<Target> targets() {
   std::vector<Target> v;
   for (int sm : {100, 120}) {
-    for (Format f : {Format::e2m1, Format::e2m3, Format::e3m2}) v.push_back({sm, natural_instruction(f, sm, Format::fp32)});
+    for (Format f : {Format::e2m1, Format::e2m3, Format::e3m2}) v.push_back({sm, default_instruction(f, sm, Format::fp32)});
     // One block-scaled instruction of each kind: the first the catalog lists.
     for (const char* kind : {"mxf8f6f4", "mxf4", "mxf4nvf4"})
       for (const Instruction& in : instructions_for(sm))
@@ -84,7 +84,7 @@ INSTANTIATE_TEST_SUITE_P(Blackwell, BlackwellFeatures, ::testing::ValuesIn(targe
 
 TEST(BlackwellFeatures, NaturalInstructionOfFp4IsTheDenseKind) {
   for (int sm : {100, 120}) {
-    const Instruction in = natural_instruction(Format::e2m1, sm, Format::fp32);
+    const Instruction in = default_instruction(Format::e2m1, sm, Format::fp32);
     EXPECT_EQ(in.kind, "f8f6f4") << in.name;
     EXPECT_FALSE(in.block_scaled());
   }
@@ -93,7 +93,7 @@ TEST(BlackwellFeatures, NaturalInstructionOfFp4IsTheDenseKind) {
 TEST(BlackwellProfile, Fp4ProductsAndTheirSumsAreExact) {
   // e2m1 products have at most 4 significant bits and two of them sum exactly in f32.
   for (int sm : {100, 120}) {
-    const Instruction in = natural_instruction(Format::e2m1, sm, Format::fp32);
+    const Instruction in = default_instruction(Format::e2m1, sm, Format::fp32);
     const BatchFn box = emulator(builtin_model(sm), in);
     for (ProfileOp op : {ProfileOp::multiply, ProfileOp::inner}) {
       const ProfileCell cell = profile(in, box, op, Init::low, 200, 1);

@@ -203,53 +203,11 @@ std::vector<Instruction> fit_instructions(int sm) {
   std::vector<Instruction> out;
   std::set<std::string> seen;
   for (const Instruction& in : instructions_for(sm)) {
-    if (in.family == Family::mma && in.m == 8 && sm != 70) continue;  // m8n8k4 is Volta's (CUDA cores elsewhere)
+    if (!is_native(in, sm)) continue;  // e.g. m8n8k4 beyond Volta
     if (!in.kind.empty()) continue;  // Blackwell's kinds: no feature recipes for FP6/FP4 or scales yet
     if (seen.insert(key_of(in)).second) out.push_back(in);
   }
   return out;
-}
-
-Instruction natural_instruction(Format dtype, int sm, Format acc) {
-  const auto all = instructions_for(sm);
-  const bool fp8 = dtype == Format::e4m3 || dtype == Format::e5m2;
-  std::vector<Instruction> cands;
-  for (const auto& in : all)
-    if (in.a_type == dtype && in.b_type == dtype && in.d_type == acc) cands.push_back(in);
-  auto family_rank = [&](const Instruction& in) {
-    if (fp8 && sm == 90) return in.family == Family::wgmma ? 0 : 1;     // mma fp8 runs as f16 HMMA on sm_90
-    if (fp8 && sm >= 100) return in.family == Family::tcgen05 ? 0 : 1;
-    return in.family == Family::mma ? 0 : 1;
-  };
-  auto volta_shape = [&](const Instruction& in) { return in.family == Family::mma && in.m == 8 && sm != 70 ? 1 : 0; };
-  // FP6/FP4: the dense kind::f8f6f4 (A, B, C alone); the block-scaled kinds need --instr.
-  std::stable_sort(cands.begin(), cands.end(), [&](const Instruction& x, const Instruction& y) {
-    if (x.block_scaled() != y.block_scaled()) return y.block_scaled();
-    if (family_rank(x) != family_rank(y)) return family_rank(x) < family_rank(y);
-    if (volta_shape(x) != volta_shape(y)) return volta_shape(x) < volta_shape(y);
-    if (x.k != y.k) return x.k > y.k;
-    if (x.m != y.m) return x.m < y.m;
-    return x.n < y.n;
-  });
-  if (!cands.empty()) return cands.front();
-  std::ostringstream os;
-  os << "sm_" << sm << " has no tensor-core instruction with " << name_of(dtype) << " inputs and " << name_of(acc)
-     << " accumulation";
-  std::set<std::string> accs;
-  for (const auto& in : all)
-    if (in.a_type == dtype) accs.insert(std::string(name_of(in.d_type)));
-  if (accs.empty()) {
-    std::set<std::string> types;
-    for (const auto& in : all) types.insert(std::string(name_of(in.a_type)));
-    os << "; input types there:";
-    for (const auto& t : types) os << ' ' << t;
-    if (fp8) os << " (fp8 needs sm_89 or later)";
-    if (dtype == Format::bf16 || dtype == Format::tf32) os << " (" << name_of(dtype) << " needs sm_80 or later)";
-  } else {
-    os << "; " << name_of(dtype) << " accumulates in:";
-    for (const auto& t : accs) os << ' ' << t;
-  }
-  throw std::invalid_argument(os.str());
 }
 
 InstructionFit fit_instruction(const Instruction& in, const BatchFn& box, const FitOptions& opt) {

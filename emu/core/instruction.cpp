@@ -5,7 +5,9 @@
 #include <array>
 #include <charconv>
 #include <cstring>
+#include <set>
 #include <sstream>
+#include <tuple>
 
 namespace tcnum {
 namespace {
@@ -13,6 +15,15 @@ namespace {
 constexpr std::array<int, 8> kArchs{70, 75, 80, 86, 89, 90, 100, 120};
 // tcgen05 is the datacenter Blackwell's (sm_100a/sm_100f, sm_103, sm_110); sm_120 has mma.sync only.
 constexpr int kLastTcgen05Sm = 110;
+
+// The family on which an architecture's fp8 instructions run as themselves (default_instruction
+// prefers it): sm_90's fp8 mma is executed as f16 HMMA (docs/models.md), wgmma is its fp8 path;
+// sm_100's is tcgen05. Other architectures and inputs: mma.
+struct Fp8Family {
+  int sm;
+  Family family;
+};
+constexpr std::array<Fp8Family, 2> kFp8Family{{{90, Family::wgmma}, {100, Family::tcgen05}}};
 
 constexpr const char* kM8n8k4Gone =
     "\n  (mma.m8n8k4 on sm_80 and later is not a tensor-core operation: ptxas lowers it to CUDA-core\n"
@@ -104,6 +115,7 @@ std::vector<Instruction> build_catalog() {
     for (F c : {F::fp16, F::fp32}) {
       mma(8, 8, 4, d, F::fp16, F::fp16, c, 70);
       all.back().max_sm = d == F::fp16 && c == F::fp32 ? 70 : 75;
+      all.back().native_max_sm = 70;  // Volta's shape; Turing keeps it for compatibility
     }
   // sm_75: m16n8k8 f16; sm_80: m16n8k16 f16/bf16, m16n8k8 bf16, tf32.
   for (F acc : {F::fp16, F::fp32}) mma(16, 8, 8, acc, F::fp16, F::fp16, acc, 75);
@@ -229,6 +241,49 @@ Instruction find_instruction(std::string_view name, int sm) {
   if (std::any_of(seen.begin(), seen.end(), [](const std::string& s) { return s.find("{N}") != std::string::npos; }))
     os << "\n  ({N}: wgmma N = 8, 16, ..., 256; tcgen05 M=64: N = 8..256 step 8, M=128: N = 16..256 step 16)";
   throw UnknownInstruction(os.str());
+}
+
+bool is_native(const Instruction& in, int sm) { return available_on(in, sm) && sm <= in.native_max_sm; }
+
+Instruction default_instruction(Format dtype, int sm, Format acc, std::optional<Family> family, int k) {
+  const bool fp8_inputs = dtype == Format::e4m3 || dtype == Format::e5m2;
+  Family own = Family::mma;
+  for (const Fp8Family& f : kFp8Family)
+    if (fp8_inputs && f.sm == sm) own = f.family;
+  std::vector<Instruction> cands;
+  for (const Instruction& in : instructions_for(sm))
+    if (in.a_type == dtype && in.b_type == dtype && in.d_type == acc &&
+        (!family || in.family == *family) && (k == 0 || in.k == k))
+      cands.push_back(in);
+  auto rank = [&](const Instruction& in) {
+    // FP6/FP4: the dense kind::f8f6f4 (A, B, C alone); the block-scaled kinds must be named.
+    return std::tuple(in.block_scaled() ? 1 : 0, in.family == own ? 0 : 1, is_native(in, sm) ? 0 : 1, -in.k, in.m, in.n);
+  };
+  std::stable_sort(cands.begin(), cands.end(),
+                   [&](const Instruction& x, const Instruction& y) { return rank(x) < rank(y); });
+  if (!cands.empty()) return cands.front();
+  std::ostringstream os;
+  os << "sm_" << sm << " has no " << (family ? std::string(family == Family::mma ? "mma" : family == Family::wgmma ? "wgmma" : "tcgen05") + " " : "")
+     << "tensor-core instruction with " << name_of(dtype) << " inputs and " << name_of(acc) << " accumulation"
+     << (k ? " and K = " + std::to_string(k) : std::string());
+  std::set<std::string> accs;
+  const std::vector<Instruction> here = instructions_for(sm);
+  for (const Instruction& in : here)
+    if (in.a_type == dtype) accs.insert(std::string(name_of(in.d_type)));
+  if (accs.empty()) {
+    std::set<std::string> types;
+    for (const Instruction& in : here) types.insert(std::string(name_of(in.a_type)));
+    os << "; input types there:";
+    for (const std::string& t : types) os << ' ' << t;
+    int first = 0;  // the first architecture with such inputs
+    for (const Instruction& in : catalog())
+      if (in.a_type == dtype && (first == 0 || in.min_sm < first)) first = in.min_sm;
+    if (first > sm) os << " (" << name_of(dtype) << " needs sm_" << first << " or later)";
+  } else {
+    os << "; " << name_of(dtype) << " accumulates in:";
+    for (const std::string& t : accs) os << ' ' << t;
+  }
+  throw std::invalid_argument(os.str());
 }
 
 }  // namespace tcnum

@@ -216,31 +216,9 @@ std::optional<Scaling> parse_scaling(std::string_view s) {
   return std::nullopt;
 }
 
-Instruction default_instruction(Format dtype, Family family) {
-  std::string t(tcnum::name_of(dtype));
-  int k = 0;
-  switch (dtype) {
-    case Format::fp16:
-    case Format::bf16: k = family == Family::mma ? 8 : 16; break;
-    case Format::tf32: k = 8; break;
-    case Format::e4m3:
-    case Format::e5m2: k = 32; break;
-    case Format::fp32: throw std::invalid_argument("chain: fp32 is not a tensor-core input format here");
-    case Format::e2m1:
-    case Format::e2m3:
-    case Format::e3m2:
-    case Format::ue8m0:
-    case Format::ue4m3:
-      throw std::invalid_argument("chain: no default instruction for " + t + " (block-scaled formats)");
-  }
-  std::string name;
-  if (family == Family::mma)
-    name = "mma.m16n8k" + std::to_string(k) + ".f32." + t + "." + t + ".f32";
-  else if (family == Family::wgmma)
-    name = "wgmma.m64n8k" + std::to_string(k) + ".f32." + t + "." + t;
-  else
-    throw std::invalid_argument("chain: no default tcgen05 instruction");
-  return parse_instruction(name);
+Instruction study_instruction(Format dtype, Family family, int sm) {
+  const bool paper_shape = family == Family::mma && (dtype == Format::fp16 || dtype == Format::bf16 || dtype == Format::tf32);
+  return tcnum::default_instruction(dtype, sm, Format::fp32, family, paper_shape ? 8 : 0);
 }
 
 std::uint64_t trial_seed(std::uint64_t seed, int trial) {

@@ -112,16 +112,13 @@ nlohmann::json jnum(double v) { return std::isfinite(v) ? nlohmann::json(v) : nl
 // "mma" / "wgmma" pick the default instruction of the dtype; anything else is a PTX name.
 tcnum::Instruction resolve_instruction(const std::string& spec, tcnum::Format dtype, int sm) {
   tcnum::Instruction in;
-  if (spec == "mma")
-    in = ch::default_instruction(dtype, tcnum::Family::mma);
-  else if (spec == "wgmma")
-    in = ch::default_instruction(dtype, tcnum::Family::wgmma);
-  else
-    in = tcnum::parse_instruction(spec);
+  if (spec == "mma") return ch::study_instruction(dtype, tcnum::Family::mma, sm);
+  if (spec == "wgmma") return ch::study_instruction(dtype, tcnum::Family::wgmma, sm);
+  in = tcnum::find_instruction(spec, sm);  // checks the architecture has it
   if (in.a_type != dtype)
     throw std::invalid_argument("--instr " + in.name + " takes " + std::string(tcnum::name_of(in.a_type)) +
                                 " inputs, not --dtype " + std::string(tcnum::name_of(dtype)));
-  return tcnum::find_instruction(in.name, sm);  // checks the architecture has it
+  return in;
 }
 
 #ifdef TCNUM_HAVE_CUDA

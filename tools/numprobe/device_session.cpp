@@ -16,7 +16,7 @@ std::vector<tcnum::Instruction> select_instructions(const std::string& which, in
   for (const auto& in : tcnum::instructions_for(sm)) {
     if (in.family == tcnum::Family::tcgen05) continue;  // no tcgen05 probes yet
     if (!in.kind.empty()) continue;                      // nor sm_120 kind:: probes
-    if (in.family == tcnum::Family::mma && in.m == 8) continue;  // m8n8k4 is a Volta instruction
+    if (!tcnum::is_native(in, sm)) continue;             // e.g. m8n8k4 beyond Volta
     if (in.family == tcnum::Family::wgmma && std::find(wgmma_n.begin(), wgmma_n.end(), in.n) == wgmma_n.end())
       continue;
     out.push_back(in);

@@ -257,9 +257,9 @@ int run_discover(DiscoverOptions o) {
   } else if (o.op == "blocksize") {
     for (const auto& in : fit_instructions(b.sm))
       if (in.a_type == *dtype) instrs.push_back(in);
-    if (instrs.empty()) natural_instruction(*dtype, b.sm, *acc);  // throws with the reason
+    if (instrs.empty()) default_instruction(*dtype, b.sm, *acc);  // throws with the reason
   } else {
-    instrs.push_back(natural_instruction(*dtype, b.sm, *acc));
+    instrs.push_back(default_instruction(*dtype, b.sm, *acc));
   }
   if (b.model)
     for (const auto& in : instrs) b.model->params_for(in);  // a model file without a rule: say so now

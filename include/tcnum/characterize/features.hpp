@@ -152,10 +152,6 @@ std::vector<std::string> compare_models(const Model& a, const Model& b, const st
 // One line: "F=25 Kb=16 blocks f32/rz out rne direct C first ...".
 std::string params_text(const DatapathParams& p);
 
-// The instruction numprobe probes for a dtype on an arch when no --instr is given, with D
-// (and C) in `acc`. Throws std::invalid_argument saying why when the arch has none.
-Instruction natural_instruction(Format dtype, int sm, Format acc);
-
 // ---------------------------------------------------------------------------------------
 // Element-wise profiling after Sun et al. §8.1 (numprobe --op multiply|inner|accumulate)
 

@@ -1,5 +1,6 @@
 // The instruction catalog: every tensor-core MMA instruction tcnum models, by PTX name.
 #pragma once
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -27,6 +28,9 @@ struct Instruction {
   Format c_type = Format::fp32;
   int min_sm = 0;      // first architecture that has it (70, 75, 80, 89, 90, 100, 120)
   int max_sm = 1000;   // last (wgmma is sm_90a only; tcgen05 is not on sm_120)
+  // The last architecture of which it is one of the own tensor-core shapes (m8n8k4: sm_70;
+  // sm_75 still runs it, as a compatibility form). is_native() reads it.
+  int native_max_sm = 1000;
   // Blackwell's PTX kind where the name spells it ("f8f6f4", "mxf8f6f4", "mxf4", "mxf4nvf4");
   // empty for the older names whose kind the input types imply.
   std::string kind;
@@ -56,5 +60,19 @@ Instruction find_instruction(std::string_view name, int sm);
 
 // Parses a name without an architecture check (any known arch).
 Instruction parse_instruction(std::string_view name);
+
+// Whether `in` is one of sm's own tensor-core instructions (available, and not a form kept only
+// for compatibility): what the feature fit, the device sweeps and default_instruction take.
+bool is_native(const Instruction& in, int sm);
+
+// The instruction tcnum takes for `dtype` inputs (A and B) with D (and C) in `acc` on `sm` when
+// none is named: numprobe's feature tests and profile, the chain study. Restricted to `family`
+// and to `k` when given (k = 0: any). Preference, in order: the architecture's own family for
+// those inputs (fp8: wgmma on sm_90, whose fp8 mma runs as f16 HMMA; tcgen05 on sm_100; mma
+// elsewhere, and for every other input), native shapes, the largest K, the smallest M, then N;
+// block-scaled kinds only when nothing else has the types (FP4/FP6 get the dense kind::f8f6f4).
+// Throws std::invalid_argument saying why when there is none.
+Instruction default_instruction(Format dtype, int sm, Format acc = Format::fp32,
+                                std::optional<Family> family = std::nullopt, int k = 0);
 
 }  // namespace tcnum

@@ -40,10 +40,12 @@ std::string_view name_of(Scaling s);
 std::optional<Init> parse_init(std::string_view s);
 std::optional<Scaling> parse_scaling(std::string_view s);
 
-// The instruction a dtype uses by default: family "mma" gives mma.m16n8k8 (fp16/bf16/tf32) or
-// mma.m16n8k32 (fp8), "wgmma" gives wgmma.m64n8k16 / m64n8k8 (tf32) / m64n8k32 (fp8); all with
-// fp32 accumulation and A, B of the same format. Throws std::invalid_argument for fp32.
-Instruction default_instruction(Format dtype, Family family);
+// The instruction of a dtype when only its family is named (numprobe chain --instr mma|wgmma):
+// tcnum::default_instruction with fp32 accumulation, and K = 8 on mma for fp16, bf16 and tf32
+// (Sun et al.'s m16n8k8, the one shape the three share, whose B_i is square). So "mma" gives
+// mma.m16n8k8 (fp16/bf16/tf32) or mma.m16n8k32 (fp8), "wgmma" gives wgmma.m64n8k16 / m64n8k8
+// (tf32) / m64n8k32 (fp8). Throws std::invalid_argument when sm has none (or for fp32).
+Instruction study_instruction(Format dtype, Family family, int sm);
 
 // A batch of independent products with one instruction: batch × (A m×k row-major in in.a_type,
 // B k×n row-major in in.b_type) -> batch × D m×n row-major in in.d_type, with C = +0 and the
