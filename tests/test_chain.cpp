@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 
 #include "memory_limit.hpp"
 #include "tcnum/studies/chain.hpp"
@@ -29,6 +30,18 @@ ch::Config config(Format dtype, ch::Init init, int trials, int max_len) {
   c.init = init;
   c.seed = 20240601;
   return c;
+}
+
+// The emulator with the exact model and the MPFR chain (rounded once per link) on the same
+// configuration, asserted equal link by link; returns the emulator's result.
+ch::Result expect_emulator_equals_mpfr(ch::Config cfg, const std::string& label) {
+  const ch::Result emu = ch::run(cfg, ch::emulator_gemm(exact_model()));
+  cfg.fp32_reference = cfg.exact_reference = false;
+  const ch::Result mp = ch::run(cfg, ch::mpfr_gemm());
+  for (std::size_t t = 0; t < emu.trials.size(); ++t)
+    for (std::size_t l = 0; l < emu.trials[t].links.size(); ++l)
+      EXPECT_EQ(emu.trials[t].links[l].d_hash, mp.trials[t].links[l].d_hash) << label << " trial " << t << " link " << l + 1;
+  return emu;
 }
 
 TEST(Chain, NormalIsPortableAndStandard) {
@@ -108,17 +121,10 @@ TEST(Chain, Fp16OverflowIsReported) {
 // The exact chain's rounded twin: every link's product through MPFR, rounded once to D's format,
 // must equal the emulator with the exact model bit for bit, link after link.
 TEST(Chain, MpfrChainEqualsExactModelEmulator) {
-  const Model exact = exact_model();
   for (Format f : {Format::fp16, Format::bf16, Format::tf32}) {
     for (ch::Init init : {ch::Init::low, ch::Init::fp32}) {
-      ch::Config cfg = config(f, init, 6, 12);
-      const ch::Result emu = ch::run(cfg, ch::emulator_gemm(exact));
-      cfg.fp32_reference = cfg.exact_reference = false;
-      const ch::Result mp = ch::run(cfg, ch::mpfr_gemm());
-      for (std::size_t t = 0; t < emu.trials.size(); ++t)
-        for (std::size_t l = 0; l < emu.trials[t].links.size(); ++l)
-          ASSERT_EQ(emu.trials[t].links[l].d_hash, mp.trials[t].links[l].d_hash)
-              << name_of(f) << "/" << ch::name_of(init) << " trial " << t << " link " << l + 1;
+      const ch::Result emu =
+          expect_emulator_equals_mpfr(config(f, init, 6, 12), std::string(name_of(f)) + "/" + std::string(ch::name_of(init)));
       // Low initialisation: the first link is the exact product rounded once to fp32.
       if (init == ch::Init::low) {
         for (const auto& t : emu.trials) EXPECT_LE(t.links[0].rel_err_exact, std::ldexp(1.0, -24));
@@ -128,14 +134,48 @@ TEST(Chain, MpfrChainEqualsExactModelEmulator) {
   // Same with the fp8 instruction (K = 32, four n-tiles) and power-of-two scaling, which is exact.
   ch::Config cfg = config(Format::e4m3, ch::Init::low, 4, 4);
   cfg.scaling = ch::Scaling::pow2;
-  const ch::Result emu = ch::run(cfg, ch::emulator_gemm(exact));
-  cfg.fp32_reference = cfg.exact_reference = false;
-  const ch::Result mp = ch::run(cfg, ch::mpfr_gemm());
-  for (std::size_t t = 0; t < emu.trials.size(); ++t) {
-    EXPECT_LE(emu.trials[t].links[0].rel_err_exact, std::ldexp(1.0, -24));
-    for (std::size_t l = 0; l < emu.trials[t].links.size(); ++l)
-      ASSERT_EQ(emu.trials[t].links[l].d_hash, mp.trials[t].links[l].d_hash);
-  }
+  const ch::Result emu = expect_emulator_equals_mpfr(cfg, "e4m3/pow2");
+  for (const auto& t : emu.trials) EXPECT_LE(t.links[0].rel_err_exact, std::ldexp(1.0, -24));
+}
+
+// Block-scaled chains (MXFP8, NVFP4): the instruction's own per-block scales through both backends.
+ch::Config block_scaled_config(const char* instr, Format dtype, ch::Init init, int trials, int max_len) {
+  ch::Config c = config(Format::bf16, init, trials, max_len);
+  c.instr = parse_instruction(instr);
+  EXPECT_EQ(c.instr.a_type, dtype);
+  c.scaling = ch::Scaling::block;
+  return c;
+}
+constexpr const char* kMxfp8 = "mma.m16n8k32.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e4m3.e4m3.f32.ue8m0";
+constexpr const char* kNvfp4 = "mma.m16n8k64.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3";
+
+TEST(ChainBlockScaled, MpfrChainEqualsExactModelEmulator) {
+  for (const auto& [instr, dtype] : {std::pair{kMxfp8, Format::e4m3}, std::pair{kNvfp4, Format::e2m1}})
+    for (ch::Init init : {ch::Init::low, ch::Init::fp32}) {
+      // K = the instruction's: one rounding per link, as the MPFR chain's.
+      expect_emulator_equals_mpfr(block_scaled_config(instr, dtype, init, 4, 6),
+                                  std::string(instr) + "/" + std::string(ch::name_of(init)));
+    }
+}
+
+TEST(ChainBlockScaled, FourBitElementsLoseMoreThanEightBitOnes) {
+  // e2m1 keeps 1 fraction bit, e4m3 3: NVFP4's quantisation error is several times MXFP8's.
+  auto first_link = [](const char* instr, Format dtype) {
+    const ch::Config cfg = block_scaled_config(instr, dtype, ch::Init::fp32, 30, 1);
+    return ch::summarize(ch::run(cfg, ch::emulator_gemm(builtin_model(120)))).at(0).mean_rel_err_exact;
+  };
+  const double mx = first_link(kMxfp8, Format::e4m3), nv = first_link(kNvfp4, Format::e2m1);
+  EXPECT_GT(mx, 0.0);
+  EXPECT_GT(nv, 2 * mx) << "MXFP8 " << mx << ", NVFP4 " << nv;
+}
+
+TEST(ChainBlockScaled, ScalingMustMatchTheInstruction) {
+  ch::Config cfg = block_scaled_config(kMxfp8, Format::e4m3, ch::Init::low, 1, 1);
+  cfg.scaling = ch::Scaling::amax;
+  EXPECT_THROW(ch::run(cfg, ch::emulator_gemm(builtin_model(120))), std::invalid_argument);
+  cfg = config(Format::e4m3, ch::Init::low, 1, 1);
+  cfg.scaling = ch::Scaling::block;
+  EXPECT_THROW(ch::run(cfg, ch::emulator_gemm(builtin_model(90))), std::invalid_argument);
 }
 
 TEST(Chain, ReproducibleWhateverTheThreadCount) {

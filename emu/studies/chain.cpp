@@ -175,6 +175,64 @@ Quantized quantize(std::span<const double> values, Format f, Scaling scaling) {
   return q;
 }
 
+// Block scaling (Scaling::block, chain.hpp): the K dimension of A (m×k) is its columns, of B
+// (k×n) its rows; one scale per `in.scale_block` elements along K of each row of A / column of B.
+struct BlockQuantized {
+  std::vector<std::uint32_t> bits, scales;
+  float scale_inv = 1.0f;  // 1 / the per-tensor scale (NVFP4), 1 for MX
+  bool saturated = false;
+};
+
+BlockQuantized quantize_blocks(std::span<const double> values, int rows, int cols, bool k_is_cols, Format elem,
+                               const Instruction& in) {
+  const int kdim = k_is_cols ? cols : rows, outer = k_is_cols ? rows : cols, v = in.scale_block, nb = kdim / v;
+  auto at = [&](int o, int kk) { return k_is_cols ? static_cast<std::size_t>(o) * cols + kk : static_cast<std::size_t>(kk) * cols + o; };
+  auto scale_at = [&](int o, int b) { return k_is_cols ? static_cast<std::size_t>(o) * nb + b : static_cast<std::size_t>(b) * outer + o; };
+  BlockQuantized q;
+  q.bits.resize(values.size());
+  q.scales.resize(static_cast<std::size_t>(outer) * nb);
+  const bool nvfp4 = in.scale_type == Format::ue4m3;
+  const double elem_max = max_finite(elem);
+  double global = 1.0;  // NVFP4's per-tensor scale: the largest block scale lands on ue4m3's max
+  if (nvfp4) {
+    double amax = 0;
+    for (double x : values)
+      if (std::isfinite(x)) amax = std::max(amax, std::fabs(x));
+    if (amax > 0) global = static_cast<double>(static_cast<float>(max_finite(Format::ue4m3) * elem_max / amax));
+    if (!std::isfinite(global) || global == 0) global = 1.0;
+    q.scale_inv = static_cast<float>(1.0 / global);
+  }
+  for (int o = 0; o < outer; ++o)
+    for (int b = 0; b < nb; ++b) {
+      double amax = 0;
+      for (int kk = b * v; kk < (b + 1) * v; ++kk)
+        if (std::isfinite(values[at(o, kk)])) amax = std::max(amax, std::fabs(values[at(o, kk)]));
+      double scale = 1.0;  // what one element code is worth times
+      std::uint32_t sbits = 0;
+      if (nvfp4) {
+        sbits = encode(Format::ue4m3, amax / elem_max * global, Rounding::nearest_even, true);
+        scale = to_double(Format::ue4m3, sbits) / global;
+      } else {
+        // OCP MX v1.0 §6.3: X = 2^(floor(log2 amax) - emax of the element format).
+        int e = 0;
+        if (amax > 0) {
+          std::frexp(amax, &e);  // amax = m·2^e, m in [0.5, 1): floor(log2 amax) = e - 1
+          e = std::clamp(e - 1 - spec(elem).emax(), -127, 127);
+        }
+        sbits = static_cast<std::uint32_t>(e + 127);
+        scale = std::ldexp(1.0, e);
+      }
+      q.scales[scale_at(o, b)] = sbits;
+      for (int kk = b * v; kk < (b + 1) * v; ++kk) {
+        const double x = scale > 0 ? values[at(o, kk)] / scale : 0.0;
+        q.bits[at(o, kk)] = encode(elem, x, Rounding::nearest_even, true);
+        // satfinite clamped what RNE alone would have rounded past max finite (half an ulp beyond it)
+        if (std::fabs(x) >= elem_max + std::ldexp(1.0, spec(elem).emax() - spec(elem).frac_bits - 1)) q.saturated = true;
+      }
+    }
+  return q;
+}
+
 // ---- the trial state ------------------------------------------------------------------------------
 
 struct TrialState {
@@ -201,7 +259,15 @@ double draw(NormalStream& rng, Init init, Format low_format) {
 // ---- public helpers -------------------------------------------------------------------------------
 
 std::string_view name_of(Init i) { return i == Init::low ? "low" : "fp32"; }
-std::string_view name_of(Scaling s) { return s == Scaling::none ? "none" : s == Scaling::amax ? "amax" : "pow2"; }
+std::string_view name_of(Scaling s) {
+  switch (s) {
+    case Scaling::none: return "none";
+    case Scaling::amax: return "amax";
+    case Scaling::pow2: return "pow2";
+    case Scaling::block: return "block";
+  }
+  return "?";
+}
 
 std::optional<Init> parse_init(std::string_view s) {
   if (s == "low") return Init::low;
@@ -213,6 +279,7 @@ std::optional<Scaling> parse_scaling(std::string_view s) {
   if (s == "none") return Scaling::none;
   if (s == "amax") return Scaling::amax;
   if (s == "pow2") return Scaling::pow2;
+  if (s == "block") return Scaling::block;
   return std::nullopt;
 }
 
@@ -241,9 +308,10 @@ double relative_l2_error(std::span<const double> low, std::span<const double> re
 
 BatchGemm emulator_gemm(const Model& model, int threads) {
   return [model, threads](const Instruction& in, int batch, int m, int n, int k, const std::vector<std::uint32_t>& a,
-                           const std::vector<std::uint32_t>& b) {
+                           const std::vector<std::uint32_t>& b, const BatchScales& scales) {
     // Pad M and N to whole tiles (every element is independent, so padding changes nothing).
     const int mp = (m + in.m - 1) / in.m * in.m, np = (n + in.n - 1) / in.n * in.n;
+    const int nb = in.block_scaled() ? k / in.scale_block : 0;  // scales per row of A / column of B
     std::vector<std::uint32_t> d(static_cast<std::size_t>(batch) * m * n);
     const std::uint32_t c0 = zero_bits(in.c_type, false);
     parallel_for(static_cast<std::size_t>(batch), threads, [&](std::size_t t) {
@@ -254,7 +322,21 @@ BatchGemm emulator_gemm(const Model& model, int threads) {
       for (int i = 0; i < k; ++i)
         for (int j = 0; j < n; ++j) bp[static_cast<std::size_t>(i) * np + j] = b[(t * k + i) * n + j];
       const std::vector<std::uint32_t> c(static_cast<std::size_t>(mp) * np, c0);
-      const std::vector<std::uint32_t> dp = gemm(model, in, mp, np, k, ap, bp, c);
+      std::vector<std::uint32_t> dp;
+      if (in.block_scaled()) {
+        BlockScales sp;  // padded rows and columns: unit scales (their elements are zeros)
+        sp.a.assign(static_cast<std::size_t>(mp) * nb, encode(in.scale_type, 1.0));
+        sp.b.assign(static_cast<std::size_t>(nb) * np, encode(in.scale_type, 1.0));
+        for (int i = 0; i < m; ++i)
+          for (int q = 0; q < nb; ++q) sp.a[static_cast<std::size_t>(i) * nb + q] = scales.a[(t * m + i) * nb + q];
+        for (int q = 0; q < nb; ++q)
+          for (int j = 0; j < n; ++j) sp.b[static_cast<std::size_t>(q) * np + j] = scales.b[(t * nb + q) * n + j];
+        GemmOptions one_thread;
+        one_thread.threads = 1;  // the batch is already spread over the threads
+        dp = gemm(model, in, mp, np, k, ap, bp, c, sp, one_thread);
+      } else {
+        dp = gemm(model, in, mp, np, k, ap, bp, c);
+      }
       for (int i = 0; i < m; ++i)
         for (int j = 0; j < n; ++j) d[(t * m + i) * n + j] = dp[static_cast<std::size_t>(i) * np + j];
     });
@@ -264,12 +346,25 @@ BatchGemm emulator_gemm(const Model& model, int threads) {
 
 BatchGemm mpfr_gemm(int threads) {
   return [threads](const Instruction& in, int batch, int m, int n, int k, const std::vector<std::uint32_t>& a,
-                   const std::vector<std::uint32_t>& b) {
+                   const std::vector<std::uint32_t>& b, const BatchScales& scales) {
     std::vector<std::uint32_t> d(static_cast<std::size_t>(batch) * m * n);
+    const int nb = in.block_scaled() ? k / in.scale_block : 0;
+    // An element times its block's scale: exact in a double (at most 4 + 4 significant bits, exponents
+    // far inside the double range).
+    auto a_value = [&](std::size_t t, int i, int q) {
+      const double x = to_double(in.a_type, a[(t * m + i) * k + q]);
+      return nb ? x * to_double(in.scale_type, scales.a[(t * m + i) * nb + q / in.scale_block]) : x;
+    };
+    auto b_value = [&](std::size_t t, int q, int j) {
+      const double x = to_double(in.b_type, b[(t * k + q) * n + j]);
+      return nb ? x * to_double(in.scale_type, scales.b[(t * nb + q / in.scale_block) * n + j]) : x;
+    };
     parallel_for(static_cast<std::size_t>(batch), threads, [&](std::size_t t) {
       std::vector<MpfrValue> av(static_cast<std::size_t>(m) * k), bv(static_cast<std::size_t>(k) * n);
-      for (std::size_t i = 0; i < av.size(); ++i) set_exact(av[i].v, to_double(in.a_type, a[t * av.size() + i]));
-      for (std::size_t i = 0; i < bv.size(); ++i) set_exact(bv[i].v, to_double(in.b_type, b[t * bv.size() + i]));
+      for (int i = 0; i < m; ++i)
+        for (int q = 0; q < k; ++q) set_exact(av[static_cast<std::size_t>(i) * k + q].v, a_value(t, i, q));
+      for (int q = 0; q < k; ++q)
+        for (int j = 0; j < n; ++j) set_exact(bv[static_cast<std::size_t>(q) * n + j].v, b_value(t, q, j));
       std::vector<mpfr_srcptr> araw(av.size()), braw(bv.size());
       for (std::size_t i = 0; i < av.size(); ++i) araw[i] = av[i].v;
       for (std::size_t i = 0; i < bv.size(); ++i) braw[i] = bv[i].v;
@@ -294,6 +389,10 @@ Result run(const Config& cfg_in, const BatchGemm& gemm_fn, const Progress& progr
     throw std::invalid_argument("chain: rows, k, max_len and trials must be positive");
   if (cfg.k % in.k != 0)
     throw std::invalid_argument("chain: K = " + std::to_string(cfg.k) + " is not a multiple of " + in.name + "'s K");
+  if (in.block_scaled() != (cfg.scaling == Scaling::block))
+    throw std::invalid_argument("chain: " + in.name +
+                                (in.block_scaled() ? " is block-scaled: it takes --scaling block only"
+                                                   : " is not block-scaled: --scaling block needs a kind::mx* instruction"));
   const int m = cfg.rows, k = cfg.k, n = cfg.k;
   const std::size_t asz = static_cast<std::size_t>(m) * k, bsz = static_cast<std::size_t>(k) * n;
   const std::size_t dsz = static_cast<std::size_t>(m) * n;
@@ -319,6 +418,10 @@ Result run(const Config& cfg_in, const BatchGemm& gemm_fn, const Progress& progr
   });
 
   std::vector<std::uint32_t> abits(trials * asz), bbits(trials * bsz);
+  const std::size_t nb = in.block_scaled() ? static_cast<std::size_t>(k / in.scale_block) : 0;
+  BatchScales scales;
+  scales.a.resize(trials * static_cast<std::size_t>(m) * nb);
+  scales.b.resize(trials * nb * static_cast<std::size_t>(n));
   const std::size_t total = trials * static_cast<std::size_t>(cfg.max_len);
   for (int link = 1; link <= cfg.max_len; ++link) {
     // 1. Draw B, convert A and B to the input formats.
@@ -326,6 +429,17 @@ Result run(const Config& cfg_in, const BatchGemm& gemm_fn, const Progress& progr
       TrialState& s = *states[t];
       s.b_low.resize(bsz);
       for (auto& v : s.b_low) v = draw(s.rng, cfg.init, in.b_type);
+      if (cfg.scaling == Scaling::block) {
+        const BlockQuantized qa = quantize_blocks(s.low, m, k, true, in.a_type, in);
+        const BlockQuantized qb = quantize_blocks(s.b_low, k, n, false, in.b_type, in);
+        std::copy(qa.bits.begin(), qa.bits.end(), abits.begin() + static_cast<std::ptrdiff_t>(t * asz));
+        std::copy(qb.bits.begin(), qb.bits.end(), bbits.begin() + static_cast<std::ptrdiff_t>(t * bsz));
+        std::copy(qa.scales.begin(), qa.scales.end(), scales.a.begin() + static_cast<std::ptrdiff_t>(t * qa.scales.size()));
+        std::copy(qb.scales.begin(), qb.scales.end(), scales.b.begin() + static_cast<std::ptrdiff_t>(t * qb.scales.size()));
+        s.alpha = mul32(qa.scale_inv, qb.scale_inv);
+        s.saturated = qa.saturated || qb.saturated;
+        return;
+      }
       const Quantized qa = quantize(s.low, in.a_type, cfg.scaling);
       const Quantized qb = quantize(s.b_low, in.b_type, cfg.scaling);
       std::copy(qa.bits.begin(), qa.bits.end(), abits.begin() + static_cast<std::ptrdiff_t>(t * asz));
@@ -334,7 +448,7 @@ Result run(const Config& cfg_in, const BatchGemm& gemm_fn, const Progress& progr
       s.saturated = qa.saturated || qb.saturated;
     });
     // 2. The tensor-core products, all trials at once.
-    const std::vector<std::uint32_t> d = gemm_fn(in, cfg.trials, m, n, k, abits, bbits);
+    const std::vector<std::uint32_t> d = gemm_fn(in, cfg.trials, m, n, k, abits, bbits, scales);
     if (d.size() != trials * dsz) throw std::runtime_error("chain: the GEMM backend returned a wrong size");
     // 3. References, errors.
     parallel_for(trials, cfg.threads, [&](std::size_t t) {

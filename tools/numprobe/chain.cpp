@@ -126,7 +126,9 @@ tcnum::Instruction resolve_instruction(const std::string& spec, tcnum::Format dt
 // with zeros), one run_tiles launch per k-step with the previous D as C.
 ch::BatchGemm device_gemm() {
   return [](const tcnum::Instruction& in, int batch, int m, int n, int k, const std::vector<std::uint32_t>& a,
-            const std::vector<std::uint32_t>& b) {
+            const std::vector<std::uint32_t>& b, const ch::BatchScales&) {
+    if (in.block_scaled())
+      throw std::invalid_argument("--backend device: no device runner for block-scaled instructions (docs/probes.md)");
     const int mt = (m + in.m - 1) / in.m, nt = (n + in.n - 1) / in.n, steps = k / in.k;
     const std::size_t tiles = static_cast<std::size_t>(batch) * mt * nt;
     const std::size_t at = static_cast<std::size_t>(in.m) * in.k, bt = static_cast<std::size_t>(in.n) * in.k,
@@ -215,8 +217,8 @@ int run_chain(const ChainOptions& o) {
   std::vector<Job> jobs;
   for (const auto& dt : o.dtypes) {
     const auto fmt = tcnum::parse_format(dt == "fp16" ? "f16" : dt);
-    if (!fmt || *fmt == tcnum::Format::fp32)
-      throw std::invalid_argument("--dtype " + dt + ": expected fp16, bf16, tf32, e4m3 or e5m2");
+    if (!fmt || *fmt == tcnum::Format::fp32 || *fmt == tcnum::Format::ue8m0 || *fmt == tcnum::Format::ue4m3)
+      throw std::invalid_argument("--dtype " + dt + ": expected fp16, bf16, tf32, e4m3, e5m2, e2m1, e2m3 or e3m2");
     const tcnum::Instruction in = resolve_instruction(o.instr, *fmt, sm);
     for (const auto& is : o.inits) {
       const auto init = ch::parse_init(is);
@@ -233,10 +235,10 @@ int run_chain(const ChainOptions& o) {
       c.exact_reference = !o.no_exact;
       const bool fp8 = *fmt == tcnum::Format::e4m3 || *fmt == tcnum::Format::e5m2;
       if (o.scaling == "auto") {
-        c.scaling = fp8 ? ch::Scaling::amax : ch::Scaling::none;
+        c.scaling = in.block_scaled() ? ch::Scaling::block : fp8 ? ch::Scaling::amax : ch::Scaling::none;
       } else {
         const auto s = ch::parse_scaling(o.scaling);
-        if (!s) throw std::invalid_argument("--scaling " + o.scaling + ": expected auto, none, amax or pow2");
+        if (!s) throw std::invalid_argument("--scaling " + o.scaling + ": expected auto, none, amax, pow2 or block");
         c.scaling = *s;
       }
       model.params_for(in);  // throws when the model has no rule for it
@@ -288,9 +290,10 @@ int run_chain(const ChainOptions& o) {
       const ch::BatchGemm dev = device_gemm();
       const ch::BatchGemm emu = ch::emulator_gemm(model, o.threads);
       ch::BatchGemm checked = [&](const tcnum::Instruction& in, int batch, int m, int n, int k,
-                                  const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
-        std::vector<std::uint32_t> d = dev(in, batch, m, n, k, a, b);
-        const std::vector<std::uint32_t> e = emu(in, batch, m, n, k, a, b);
+                                  const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b,
+                                  const ch::BatchScales& scales) {
+        std::vector<std::uint32_t> d = dev(in, batch, m, n, k, a, b, scales);
+        const std::vector<std::uint32_t> e = emu(in, batch, m, n, k, a, b, scales);
         ++ec.link;
         ec.elements += d.size();
         for (std::size_t i = 0; i < d.size(); ++i) {
@@ -461,7 +464,7 @@ void register_chain(CLI::App& app, Status& status) {
   auto o = std::make_shared<ChainOptions>();
   auto* cmd = app.add_subcommand(
       "chain", "Chain matrix-multiplication error study (Sun et al. §8.2, Fig. 17): D_i = D_{i-1}·B_i");
-  cmd->add_option("--dtype", o->dtypes, "input formats, comma-separated: fp16, bf16, tf32, e4m3, e5m2")
+  cmd->add_option("--dtype", o->dtypes, "input formats, comma-separated: fp16, bf16, tf32, e4m3, e5m2 (e2m1, e2m3, e3m2 with a block-scaled --instr)")
       ->delimiter(',')
       ->capture_default_str();
   cmd->add_option("--init", o->inits,
@@ -484,7 +487,7 @@ void register_chain(CLI::App& app, Status& status) {
   add_model_option(cmd, o->model_file, "model JSON file instead of the built-in model");
   cmd->add_flag("--exact-model", o->exact_model,
                 "emulate an ideal tensor core (every product kept, one RNE rounding to D) as a control");
-  cmd->add_option("--scaling", o->scaling, "per-tensor scaling: auto (amax for fp8, else none), none, amax, pow2")
+  cmd->add_option("--scaling", o->scaling, "scaling: auto (block for block-scaled instructions, amax for fp8, else none), none, amax, pow2, block")
       ->capture_default_str();
   cmd->add_option("--rows", o->rows, "rows of A and of every D_i")->capture_default_str()->check(CLI::Range(1, 4096));
   cmd->add_option("--k", o->k, "K = N of every B_i (0: the instruction's K)")
@@ -502,6 +505,9 @@ void register_chain(CLI::App& app, Status& status) {
       "Example (the paper's Fig. 17 on the A100 model):\n"
       "  numprobe chain --dtype fp16,bf16,tf32 --init low,fp32 --max-len 20 --trials 1000 --arch sm_80 "
       "--out chain.csv\n"
+      "Block-scaled (MXFP8, NVFP4; the instruction's own per-block scales, docs/chain-study.md):\n"
+      "  numprobe chain --arch sm_120 --dtype e4m3 --init fp32 --instr "
+      "mma.m16n8k32.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e4m3.e4m3.f32.ue8m0 --out mxfp8.csv\n"
       "With --backend device every link's product is also emulated on the same inputs, and the whole\n"
       "chains are re-run on the emulator (same seed) and compared bit for bit; exit status 1 when any\n"
       "element or chain differs.");

@@ -33,7 +33,13 @@ enum class Init : std::uint8_t { low, fp32 };
 // amax: scale = max_finite(format) / amax(tensor) in fp32 (Transformer Engine's current scaling,
 // margin 0); the product is dequantised as fp32(acc · fp32(1/s_A · 1/s_B)). pow2: the same with
 // the scale rounded down to a power of two (the scaling itself is then exact).
-enum class Scaling : std::uint8_t { none, amax, pow2 };
+// block: the block-scaled instructions' own scaling (the only one they take), per block of
+// in.scale_block elements along K (each row of A, each column of B): MX (ue8m0 scales): OCP MX
+// v1.0 §6.3, X = 2^(floor(log2 amax_block) - emax_elem), q = satfinite(RNE(x / X)); NVFP4 (ue4m3
+// scales): NVIDIA's two-level recipe, a per-tensor fp32 scale g = 448·6 / amax_tensor, block scale
+// s = ue4m3(RNE(amax_block / 6 · g)), q = satfinite(RNE(x · g / s)), and D dequantised as
+// fp32(acc · fp32(1/g_A · 1/g_B)).
+enum class Scaling : std::uint8_t { none, amax, pow2, block };
 
 std::string_view name_of(Init i);
 std::string_view name_of(Scaling s);
@@ -47,17 +53,25 @@ std::optional<Scaling> parse_scaling(std::string_view s);
 // (tf32) / m64n8k32 (fp8). Throws std::invalid_argument when sm has none (or for fp32).
 Instruction study_instruction(Format dtype, Family family, int sm);
 
+// The scales of a batch of block-scaled products (in.scale_type bits): batch × (A's m × k/V,
+// row-major) and batch × (B's k/V × n, row-major), V = in.scale_block; empty for other instructions.
+struct BatchScales {
+  std::vector<std::uint32_t> a, b;
+};
+
 // A batch of independent products with one instruction: batch × (A m×k row-major in in.a_type,
 // B k×n row-major in in.b_type) -> batch × D m×n row-major in in.d_type, with C = +0 and the
 // k-steps in ascending order. Raw bits, one element per uint32.
 using BatchGemm = std::function<std::vector<std::uint32_t>(const Instruction& in, int batch, int m, int n, int k,
                                                            const std::vector<std::uint32_t>& a,
-                                                           const std::vector<std::uint32_t>& b)>;
+                                                           const std::vector<std::uint32_t>& b,
+                                                           const BatchScales& scales)>;
 
 // tcnum::gemm with `model`, batch elements spread over `threads` (0: all hardware threads).
 BatchGemm emulator_gemm(const Model& model, int threads = 0);
-// Every element the exact dot product (MPFR), rounded once to in.d_type (RNE). Equals the
-// emulator with exact_params() whenever k == in.k (one k-step).
+// Every element the exact dot product (MPFR; scaled products a·sa·b·sb for block-scaled
+// instructions), rounded once to in.d_type (RNE). Equals the emulator with exact_params()
+// whenever k == in.k (one k-step).
 BatchGemm mpfr_gemm(int threads = 0);
 
 struct Config {
