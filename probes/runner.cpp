@@ -47,8 +47,32 @@ struct DeviceBuffer {
   }
   void alloc(std::size_t words, const std::string& what) {
     check(cudaMalloc(reinterpret_cast<void**>(&p), std::max<std::size_t>(words, 1) * 4), "allocating " + what);
+    capacity = std::max<std::size_t>(words, 1);
   }
+  void reserve(std::size_t words, const std::string& what) {  // keeps the buffer when it is large enough
+    if (p && capacity >= words) return;
+    if (p) cudaFree(p);
+    p = nullptr;
+    alloc(words, what);
+  }
+  std::size_t capacity = 0;
 };
+
+// mma.sync runs reuse their device buffers: a campaign makes thousands of runs, and cudaMalloc and
+// cudaFree cost more than a run's copies. One set per device, used by one run at a time; kept
+// until the process ends (never freed: the runtime may be gone by then).
+struct Scratch {
+  std::mutex mutex;
+  DeviceBuffer a, b, c, d;
+};
+Scratch& scratch_of(int device) {
+  static std::mutex mutex;
+  static std::map<int, Scratch*> sets;
+  std::lock_guard<std::mutex> lock(mutex);
+  Scratch*& s = sets[device];
+  if (!s) s = new Scratch;
+  return *s;
+}
 
 // Read once per device and process: campaigns call run_tiles thousands of times.
 cudaDeviceProp properties(int device) {
@@ -108,11 +132,13 @@ std::vector<std::uint32_t> run_mma(const Instruction& in, int tiles, const std::
   const int chunk = static_cast<int>(std::clamp<std::size_t>(kChunkBytes / per_tile, 1, 1 << 24));
   const int first = std::min(tiles, chunk);
   const std::string dev = " on device " + std::to_string(device);
-  DeviceBuffer da, db, dc, dd;
-  da.alloc(first * mk, "A" + dev);
-  db.alloc(first * nk, "B" + dev);
-  dc.alloc(first * mn, "C" + dev);
-  dd.alloc(first * mn, "D" + dev);
+  Scratch& scratch = scratch_of(device);
+  std::lock_guard<std::mutex> hold(scratch.mutex);
+  DeviceBuffer &da = scratch.a, &db = scratch.b, &dc = scratch.c, &dd = scratch.d;
+  da.reserve(first * mk, "A" + dev);
+  db.reserve(first * nk, "B" + dev);
+  dc.reserve(first * mn, "C" + dev);
+  dd.reserve(first * mn, "D" + dev);
 
   std::vector<std::uint32_t> d(std::size_t(tiles) * mn);
   detail::RunTimer timer;

@@ -415,11 +415,21 @@ class Campaign {
         device_.run_tiles(in, w.tiles, w.a.data(), w.b.data(), w.c.data(), w.dev.data());
         return seconds(t0, Clock::now());
       });
+      // The next pair is generated while this one is emulated (both on every core: a stall in one,
+      // e.g. a tile whose lanes fall back to the reference, leaves the cores to the other).
+      std::future<void> next;
+      if (i + 1 < works.size()) next = std::async(std::launch::async, [&] { generate_work(works[i + 1]); });
       const auto t0 = Clock::now();
       try {
         evaluate_tiles(plan_of(w.pair), w.tiles, w.a.data(), w.b.data(), w.c.data(), w.emu.data(), threads_);
         busy_.emulator_s += seconds(t0, Clock::now());
-        if (i + 1 < works.size()) generate_work(works[i + 1]);
+      } catch (...) {
+        on_device.wait();
+        if (next.valid()) next.wait();
+        throw;
+      }
+      try {
+        if (next.valid()) next.get();
       } catch (...) {
         on_device.wait();
         throw;
