@@ -11,10 +11,13 @@
 //           significands of <= 11 bits is exact in a float, scaling it by a power of two is
 //           exact, and the float-to-int conversion truncates toward zero, so one cvttps2dq does
 //           the alignment and the truncation; terms sum exactly in int32 (the plan bounds it);
-//   C     = the same in double/int64 (24-bit significand);
-//   round = the exact int64 sum, converted to double (exact below 2^53), rounded to the
-//           target's kept bits in the double's bit pattern (RZ: mask; RNE: add half-1+lsb),
-//           then re-packed into fp32/f16 fields.
+//   C     = trunc(|C| · 2^(F - emax)) with C's sign: C (or the previous block's result) as an fp32
+//           value, scaled by subtracting from its exponent field; NaN/Inf/subnormal C -> reference;
+//   round = the exact int32 sum rounded into the target: with AVX-512 (GCC) one int -> fp32
+//           conversion with embedded RZ rounding plus a mask and an exponent addition (RZ), or
+//           RZ with a sticky last bit then the fp32 -> f16 conversion (RNE to f16); elsewhere in
+//           integer lanes (round_sum_into).
+// Operand planes are decoded 16 operands at a time (prepare_planes) by the same instruction set.
 // A lane whose block holds a NaN/Inf, whose result would be subnormal or overflow, or (with
 // IEEE -0 rules) whose block holds no nonzero term is reported back and recomputed by the
 // reference datapath.
@@ -22,6 +25,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <immintrin.h>
 #include <string_view>
 #include <utility>
 
@@ -31,24 +35,42 @@ namespace {
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512dq,avx512bw,avx512vl,avx512cd,avx2,fma,bmi,bmi2")
 namespace avx512 {
+// Embedded rounding (AVX-512F: int32 -> fp32 with RZ, fp32 <-> f16) rounds a block in a few
+// instructions. GCC only: clang ignores `#pragma GCC target`, so the intrinsics would not build.
+#if defined(__GNUC__) && !defined(__clang__)
+#define TCNUM_KERNEL_EMBEDDED_ROUNDING 1
+#else
+#define TCNUM_KERNEL_EMBEDDED_ROUNDING 0
+#endif
+#define TCNUM_KERNEL_SHAPES 0
 #include "fast_kernel_body.inc"
+#undef TCNUM_KERNEL_EMBEDDED_ROUNDING
+#undef TCNUM_KERNEL_SHAPES
 }  // namespace avx512
 #pragma GCC pop_options
 
 #pragma GCC push_options
 #pragma GCC target("avx2,fma,bmi,bmi2")
 namespace avx2 {
+#define TCNUM_KERNEL_EMBEDDED_ROUNDING 0
+#define TCNUM_KERNEL_SHAPES 0
 #include "fast_kernel_body.inc"
+#undef TCNUM_KERNEL_EMBEDDED_ROUNDING
+#undef TCNUM_KERNEL_SHAPES
 }  // namespace avx2
 #pragma GCC pop_options
 
 namespace baseline {
+#define TCNUM_KERNEL_EMBEDDED_ROUNDING 0
+#define TCNUM_KERNEL_SHAPES 0
 #include "fast_kernel_body.inc"
+#undef TCNUM_KERNEL_EMBEDDED_ROUNDING
+#undef TCNUM_KERNEL_SHAPES
 }  // namespace baseline
 
-const KernelSet kAvx512{"avx512", avx512::gemm_chain, avx512::batch_step};
-const KernelSet kAvx2{"avx2", avx2::gemm_chain, avx2::batch_step};
-const KernelSet kBaseline{"baseline", baseline::gemm_chain, baseline::batch_step};
+const KernelSet kAvx512{"avx512", avx512::gemm_chain, avx512::batch_step, avx512::prepare_planes};
+const KernelSet kAvx2{"avx2", avx2::gemm_chain, avx2::batch_step, avx2::prepare_planes};
+const KernelSet kBaseline{"baseline", baseline::gemm_chain, baseline::batch_step, baseline::prepare_planes};
 const KernelSet& best_available() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&

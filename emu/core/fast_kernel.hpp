@@ -125,10 +125,17 @@ using GemmChainFn = int (*)(const MmaPlan& first, const MmaPlan& rest, int rows,
 // [block][lane]). Returns the mask of lanes that need the reference (their acc is left as it was).
 using BatchStepFn = std::uint32_t (*)(const MmaPlan& plan, OperandPlanes a, OperandPlanes b, std::uint32_t* acc);
 
+// One k-step of 16 operands of format `storage` (seen by the datapath as `seen`): raw bits in
+// [j][lane] order (j: schedule position) -> sig, exp and near planes in the same order and
+// block_max[block][lane], as plane_value and complete_planes give them; `scale` as for plane_value.
+using PreparePlanesFn = void (*)(const MmaPlan& plan, Format storage, Format seen, float scale, const std::uint32_t* raw,
+                                 float* sig, std::int32_t* exp, float* near, std::int32_t* block_max);
+
 struct KernelSet {
   const char* name;
   GemmChainFn gemm_chain;
   BatchStepFn batch_step;
+  PreparePlanesFn prepare_planes;
 };
 
 // Chosen once per process from the CPU and TCNUM_SIMD.

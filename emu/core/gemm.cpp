@@ -22,16 +22,20 @@
 #include "tcnum/core/gemm.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
+#include <cstdlib>
+#include <exception>
 #include <cmath>
 #include <numeric>
 #include <span>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <system_error>
+#include <thread>
 
 #include "tcnum/core/dot.hpp"
-#include "tcnum/core/parallel.hpp"
 #include "tcnum/core/plan.hpp"
 #include "fast_kernel.hpp"
 
@@ -64,12 +68,79 @@ void check_storage(const Instruction& in, const char* what, Format f, const std:
 // it first to double then to fp32 equals one correct rounding (53 >= 2·24 + 2).
 double add_f32(double x, double y) { return to_double(Format::fp32, encode(Format::fp32, x + y)); }
 
-// The pool's worker count for `requested`, capped where threads would cost more than they save.
 int thread_count(int requested, std::size_t tasks, std::size_t calls) {
+  int want = requested > 0 ? requested : static_cast<int>(std::thread::hardware_concurrency());
+  if (requested <= 0)
+    if (const char* env = std::getenv("TCNUM_THREADS")) {
+      const int v = std::atoi(env);
+      if (v > 0) want = v;
+    }
   constexpr std::size_t kCallsPerThread = 4096;  // below this, threads cost more than they save
-  return std::max(1, std::min<int>(resolve_threads(requested),
-                                   static_cast<int>(std::min<std::size_t>(tasks, calls / kCallsPerThread))));
+  return std::max(1, std::min<int>(want, static_cast<int>(std::min<std::size_t>(tasks, calls / kCallsPerThread))));
 }
+
+// Runs task(t) for t in [0, tasks) on `threads` threads (tasks taken in turn from a counter);
+// rethrows the first exception.
+void parallel_tasks(std::size_t tasks, int threads, const std::function<void(std::size_t)>& task) {
+  if (threads <= 1) {
+    for (std::size_t t = 0; t < tasks; ++t) task(t);
+    return;
+  }
+  std::atomic<std::size_t> next{0};
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
+  auto worker = [&](int w) {
+    try {
+      for (std::size_t t; (t = next.fetch_add(1)) < tasks;) task(t);
+    } catch (...) {
+      errors[static_cast<std::size_t>(w)] = std::current_exception();
+      next = tasks;
+    }
+  };
+  std::vector<std::thread> pool;
+  pool.reserve(static_cast<std::size_t>(threads) - 1);
+  for (int w = 1; w < threads; ++w) {
+    try {
+      pool.emplace_back(worker, w);
+    } catch (const std::system_error&) {
+      break;  // no more threads to be had: the others take the tasks
+    }
+  }
+  worker(0);
+  for (std::thread& th : pool) th.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+// The planes of one gemm call, kept per calling thread and reused by its next call (a kernel test
+// calls gemm many times): no zero-filling and no fresh pages per call. Released after a call
+// whose planes exceed kKeepBytes.
+struct PlaneStore {
+  std::vector<float> a_sig, a_near, b_sig, b_near;
+  std::vector<std::int32_t> a_exp, b_exp, a_max, b_max;
+  static constexpr std::size_t kKeepBytes = std::size_t{256} << 20;
+  void reserve(std::size_t a_planes, std::size_t b_planes, std::size_t a_blocks, std::size_t b_blocks) {
+    for (auto* v : {&a_sig, &a_near}) v->resize(std::max(v->size(), a_planes));
+    for (auto* v : {&b_sig, &b_near}) v->resize(std::max(v->size(), b_planes));
+    a_exp.resize(std::max(a_exp.size(), a_planes));
+    b_exp.resize(std::max(b_exp.size(), b_planes));
+    a_max.resize(std::max(a_max.size(), a_blocks));
+    b_max.resize(std::max(b_max.size(), b_blocks));
+  }
+  std::size_t bytes() const {
+    return 4 * (a_sig.size() + a_near.size() + b_sig.size() + b_near.size() + a_exp.size() + b_exp.size() + a_max.size() +
+                b_max.size());
+  }
+};
+PlaneStore& plane_store() {
+  thread_local PlaneStore store;
+  return store;
+}
+// Releases the calling thread's planes when they are large (run at the end of every gemm call).
+struct PlaneStoreTrim {
+  ~PlaneStoreTrim() {
+    if (plane_store().bytes() > PlaneStore::kKeepBytes) plane_store() = PlaneStore{};
+  }
+};
 
 }  // namespace
 
@@ -183,6 +254,7 @@ static std::vector<std::uint32_t> gemm_impl(const Model& model, const Instructio
   };
 
   const MmaPlan first = compile_plan(params, in), rest = compile_plan(params, chained);
+  const PlaneStoreTrim trim_planes_on_return;
   const bool fast = opt.path == GemmOptions::Path::fast && first.fast && rest.fast;
   const std::size_t calls = M * N * static_cast<std::size_t>(steps);
 
@@ -199,7 +271,7 @@ static std::vector<std::uint32_t> gemm_impl(const Model& model, const Instructio
       for (int s = 1; s < split; ++s) tail[static_cast<std::size_t>(s) - 1] = run_slice(s, d_zero, false);
       return reduce(head, tail.data());
     };
-    parallel_for(M, thread_count(opt.threads, M, calls), [&](std::size_t i) {
+    parallel_tasks(M, thread_count(opt.threads, M, calls), [&](std::size_t i) {
       for (std::size_t j = 0; j < N; ++j) d[i * N + j] = element(i, j);
     });
     return d;
@@ -207,49 +279,56 @@ static std::vector<std::uint32_t> gemm_impl(const Model& model, const Instructio
 
   // --- Planes: decoded once, in k_order position and product-schedule order. -----------------
   using detail::kLanes;
-  const std::size_t groups = (N + kLanes - 1) / kLanes;
+  const std::size_t groups = (N + kLanes - 1) / kLanes, row_groups = (M + kLanes - 1) / kLanes;
   const float a_scale = std::ldexp(1.0f, first.product_shift);
   const std::size_t blocks = first.blocks.size(), S = static_cast<std::size_t>(steps);
-  std::vector<float> a_sig(M * Kp), b_sig(groups * Kp * kLanes), a_near(a_sig.size()), b_near(b_sig.size());
-  std::vector<std::int32_t> a_exp(M * Kp), b_exp(groups * Kp * kLanes);
-  std::vector<std::int32_t> a_max(M * S * blocks), b_max(groups * S * blocks * kLanes);
-  // A, row by row, and B, 16 columns at a time, in parallel: source k of order position t, slot kk.
+  PlaneStore& store = plane_store();
+  store.reserve(M * Kp, groups * Kp * kLanes, M * S * blocks, groups * S * blocks * kLanes);
+  float *a_sig = store.a_sig.data(), *a_near = store.a_near.data(), *b_sig = store.b_sig.data(), *b_near = store.b_near.data();
+  std::int32_t *a_exp = store.a_exp.data(), *b_exp = store.b_exp.data(), *a_max = store.a_max.data(), *b_max = store.b_max.data();
+  // Source k of order position t, slot kk (the plan's schedule within a k-step).
   auto source_k = [&](std::size_t t, std::size_t kk) {
     return static_cast<std::size_t>(order[t]) * ikz + static_cast<std::size_t>(first.schedule[kk]);
   };
-  const int plane_threads = thread_count(opt.threads, M + groups, calls);
-  detail::with_plane_decoder(in.a_type, first.a_seen, [&](auto decode) {
-    parallel_for(M, plane_threads, [&](std::size_t i) {
-      for (std::size_t t = 0; t < S; ++t) {
-        const std::size_t at = i * Kp + t * ikz;
-        for (std::size_t kk = 0; kk < ikz; ++kk) {
-          const std::size_t src = source_k(t, kk);
-          const auto v = decode(src < K ? a[i * K + src] : a_zero, a_scale);
-          a_sig[at + kk] = v.significand;
-          a_exp[at + kk] = v.exponent;
-        }
-        detail::complete_planes(first, a_sig.data() + at, a_exp.data() + at, a_near.data() + at,
-                                a_max.data() + (i * S + t) * blocks, 1, 1);
+  const detail::PreparePlanesFn prepare = detail::kernels().prepare_planes;
+  const int plane_threads = thread_count(opt.threads, row_groups + groups, calls);
+  // A: 16 rows at a time as the 16 lanes, then each row's planes scattered to [row][k].
+  parallel_tasks(row_groups, plane_threads, [&](std::size_t rg) {
+    std::vector<std::uint32_t> raw(ikz * kLanes);
+    std::vector<float> sig(ikz * kLanes), near(ikz * kLanes);
+    std::vector<std::int32_t> exp(ikz * kLanes), top(blocks * kLanes);
+    const std::size_t i0 = rg * kLanes, rows = std::min<std::size_t>(kLanes, M - i0);
+    for (std::size_t t = 0; t < S; ++t) {
+      for (std::size_t kk = 0; kk < ikz; ++kk) {
+        const std::size_t src = source_k(t, kk);
+        for (std::size_t l = 0; l < kLanes; ++l)
+          raw[kk * kLanes + l] = l < rows && src < K ? a[(i0 + l) * K + src] : a_zero;
       }
-    });
+      prepare(first, in.a_type, first.a_seen, a_scale, raw.data(), sig.data(), exp.data(), near.data(), top.data());
+      for (std::size_t l = 0; l < rows; ++l) {
+        const std::size_t at = (i0 + l) * Kp + t * ikz;
+        for (std::size_t kk = 0; kk < ikz; ++kk) {
+          a_sig[at + kk] = sig[kk * kLanes + l];
+          a_exp[at + kk] = exp[kk * kLanes + l];
+          a_near[at + kk] = near[kk * kLanes + l];
+        }
+        for (std::size_t bi = 0; bi < blocks; ++bi) a_max[((i0 + l) * S + t) * blocks + bi] = top[bi * kLanes + l];
+      }
+    }
   });
-  detail::with_plane_decoder(in.b_type, first.b_seen, [&](auto decode) {
-    parallel_for(groups, plane_threads, [&](std::size_t g) {
-      for (std::size_t t = 0; t < S; ++t) {
-        const std::size_t at = (g * Kp + t * ikz) * kLanes;
-        for (std::size_t kk = 0; kk < ikz; ++kk) {
-          const std::size_t src = source_k(t, kk);
-          for (std::size_t l = 0; l < kLanes; ++l) {
-            const std::size_t j = g * kLanes + l;
-            const auto v = j < N && src < K ? decode(b[src * N + j], 1.0f) : detail::PlaneValue{0.0f, detail::kZeroExponent};
-            b_sig[at + kk * kLanes + l] = v.significand;
-            b_exp[at + kk * kLanes + l] = v.exponent;
-          }
-        }
-        detail::complete_planes(first, b_sig.data() + at, b_exp.data() + at, b_near.data() + at,
-                                b_max.data() + ((g * S + t) * blocks) * kLanes, kLanes, kLanes, kLanes);
+  // B: 16 columns at a time, already in the kernel's [k][lane] layout.
+  parallel_tasks(groups, plane_threads, [&](std::size_t g) {
+    std::vector<std::uint32_t> raw(ikz * kLanes);
+    const std::size_t j0 = g * kLanes, lanes = std::min<std::size_t>(kLanes, N - j0);
+    for (std::size_t t = 0; t < S; ++t) {
+      for (std::size_t kk = 0; kk < ikz; ++kk) {
+        const std::size_t src = source_k(t, kk);
+        for (std::size_t l = 0; l < kLanes; ++l) raw[kk * kLanes + l] = l < lanes && src < K ? b[src * N + j0 + l] : b_zero;
       }
-    });
+      const std::size_t at = (g * Kp + t * ikz) * kLanes;
+      prepare(first, in.b_type, first.b_seen, 1.0f, raw.data(), b_sig + at, b_exp + at, b_near + at,
+              b_max + ((g * S + t) * blocks) * kLanes);
+    }
   });
 
   const detail::GemmChainFn chain = detail::kernels().gemm_chain;
@@ -264,11 +343,10 @@ static std::vector<std::uint32_t> gemm_impl(const Model& model, const Instructio
       detail::OperandPlanes a_rows[detail::kMaxChainRows];
       for (int r = 0; r < rows; ++r) {
         const std::size_t i = i0 + static_cast<std::size_t>(r), ao = i * Kp + at;
-        a_rows[r] = {a_sig.data() + ao, a_near.data() + ao, a_exp.data() + ao, a_max.data() + (i * S + ts) * blocks};
+        a_rows[r] = {a_sig + ao, a_near + ao, a_exp + ao, a_max + (i * S + ts) * blocks};
       }
       const std::size_t bo = (g * Kp + at) * kLanes;
-      const detail::OperandPlanes b_planes{b_sig.data() + bo, b_near.data() + bo, b_exp.data() + bo,
-                                           b_max.data() + (g * S + ts) * blocks * kLanes};
+      const detail::OperandPlanes b_planes{b_sig + bo, b_near + bo, b_exp + bo, b_max + (g * S + ts) * blocks * kLanes};
       std::uint32_t failed[detail::kMaxChainRows] = {};
       t += chain(from_c ? first : rest, rest, rows, t_end - t, a_rows, b_planes, acc, failed);
       if (t == t_end) break;
@@ -310,7 +388,7 @@ static std::vector<std::uint32_t> gemm_impl(const Model& model, const Instructio
       for (std::size_t l = 0; l < lanes; ++l)
         d[(i0 + r) * N + j0 + l] = split == 1 ? result[r][l] : reduce(result[r][l], partial.data() + (r * kLanes + l) * tail);
   };
-  parallel_for(row_blocks * groups, thread_count(opt.threads, row_blocks * groups, calls / kRows), task);
+  parallel_tasks(row_blocks * groups, thread_count(opt.threads, row_blocks * groups, calls / kRows), task);
   return d;
 }
 

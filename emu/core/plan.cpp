@@ -206,36 +206,28 @@ std::size_t mma_batch(const MmaPlan& plan, std::size_t count, const std::uint32_
   const float a_scale = std::ldexp(1.0f, plan.product_shift);
   thread_local std::vector<float> as, bs, an, bn;
   thread_local std::vector<std::int32_t> ae, be, amax, bmax;
+  thread_local std::vector<std::uint32_t> raw_a, raw_b;
   for (auto* v : {&as, &bs, &an, &bn}) v->resize(k * kLanes);
   for (auto* v : {&ae, &be}) v->resize(k * kLanes);
   for (auto* v : {&amax, &bmax}) v->resize(plan.blocks.size() * kLanes);
+  for (auto* v : {&raw_a, &raw_b}) v->resize(k * kLanes);
+  const std::uint32_t a_zero = zero_bits(in.a_type, false), b_zero = zero_bits(in.b_type, false);
   const auto& kern = detail::kernels();
   std::size_t slow = 0;
   for (std::size_t t0 = 0; t0 < count; t0 += kLanes) {
     const std::size_t lanes = std::min<std::size_t>(kLanes, count - t0);
     std::uint32_t acc[kLanes] = {};
     for (std::size_t l = 0; l < kLanes; ++l) {
-      if (l >= lanes) {  // spare lanes: all-zero products; their results are not used
-        for (std::size_t j = 0; j < k; ++j) {
-          as[j * kLanes + l] = bs[j * kLanes + l] = an[j * kLanes + l] = bn[j * kLanes + l] = 0.0f;
-          ae[j * kLanes + l] = be[j * kLanes + l] = detail::kZeroExponent;
-        }
-        continue;
-      }
       const std::size_t t = t0 + l;
-      acc[l] = c[t];
-      for (std::size_t j = 0; j < k; ++j) {
+      if (l < lanes) acc[l] = c[t];
+      for (std::size_t j = 0; j < k; ++j) {  // spare lanes: all-zero products, results unused
         const auto src = static_cast<std::size_t>(plan.schedule[j]);
-        const auto pa = detail::plane_value(in.a_type, plan.a_seen, a[t * k + src], a_scale);
-        const auto pb = detail::plane_value(in.b_type, plan.b_seen, b[t * k + src], 1.0f);
-        as[j * kLanes + l] = pa.significand;
-        ae[j * kLanes + l] = pa.exponent;
-        bs[j * kLanes + l] = pb.significand;
-        be[j * kLanes + l] = pb.exponent;
+        raw_a[j * kLanes + l] = l < lanes ? a[t * k + src] : a_zero;
+        raw_b[j * kLanes + l] = l < lanes ? b[t * k + src] : b_zero;
       }
     }
-    detail::complete_planes(plan, as.data(), ae.data(), an.data(), amax.data(), kLanes, kLanes, kLanes);
-    detail::complete_planes(plan, bs.data(), be.data(), bn.data(), bmax.data(), kLanes, kLanes, kLanes);
+    kern.prepare_planes(plan, in.a_type, plan.a_seen, a_scale, raw_a.data(), as.data(), ae.data(), an.data(), amax.data());
+    kern.prepare_planes(plan, in.b_type, plan.b_seen, 1.0f, raw_b.data(), bs.data(), be.data(), bn.data(), bmax.data());
     std::uint32_t fail = kern.batch_step(plan, {as.data(), an.data(), ae.data(), amax.data()},
                                          {bs.data(), bn.data(), be.data(), bmax.data()}, acc);
     for (std::size_t l = 0; l < lanes; ++l) {
