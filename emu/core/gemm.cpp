@@ -22,20 +22,16 @@
 #include "tcnum/core/gemm.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <functional>
-#include <cstdlib>
-#include <exception>
 #include <cmath>
 #include <numeric>
 #include <span>
 #include <sstream>
 #include <stdexcept>
 #include <string>
-#include <system_error>
-#include <thread>
 
 #include "tcnum/core/dot.hpp"
+#include "tcnum/core/parallel.hpp"
 #include "tcnum/core/plan.hpp"
 #include "fast_kernel.hpp"
 
@@ -68,47 +64,11 @@ void check_storage(const Instruction& in, const char* what, Format f, const std:
 // it first to double then to fp32 equals one correct rounding (53 >= 2·24 + 2).
 double add_f32(double x, double y) { return to_double(Format::fp32, encode(Format::fp32, x + y)); }
 
+// The pool's worker count for `requested`, capped where threads would cost more than they save.
 int thread_count(int requested, std::size_t tasks, std::size_t calls) {
-  int want = requested > 0 ? requested : static_cast<int>(std::thread::hardware_concurrency());
-  if (requested <= 0)
-    if (const char* env = std::getenv("TCNUM_THREADS")) {
-      const int v = std::atoi(env);
-      if (v > 0) want = v;
-    }
   constexpr std::size_t kCallsPerThread = 4096;  // below this, threads cost more than they save
-  return std::max(1, std::min<int>(want, static_cast<int>(std::min<std::size_t>(tasks, calls / kCallsPerThread))));
-}
-
-// Runs task(t) for t in [0, tasks) on `threads` threads (tasks taken in turn from a counter);
-// rethrows the first exception.
-void parallel_tasks(std::size_t tasks, int threads, const std::function<void(std::size_t)>& task) {
-  if (threads <= 1) {
-    for (std::size_t t = 0; t < tasks; ++t) task(t);
-    return;
-  }
-  std::atomic<std::size_t> next{0};
-  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
-  auto worker = [&](int w) {
-    try {
-      for (std::size_t t; (t = next.fetch_add(1)) < tasks;) task(t);
-    } catch (...) {
-      errors[static_cast<std::size_t>(w)] = std::current_exception();
-      next = tasks;
-    }
-  };
-  std::vector<std::thread> pool;
-  pool.reserve(static_cast<std::size_t>(threads) - 1);
-  for (int w = 1; w < threads; ++w) {
-    try {
-      pool.emplace_back(worker, w);
-    } catch (const std::system_error&) {
-      break;  // no more threads to be had: the others take the tasks
-    }
-  }
-  worker(0);
-  for (std::thread& th : pool) th.join();
-  for (const std::exception_ptr& e : errors)
-    if (e) std::rethrow_exception(e);
+  return std::max(1, std::min<int>(resolve_threads(requested),
+                                   static_cast<int>(std::min<std::size_t>(tasks, calls / kCallsPerThread))));
 }
 
 // The planes of one gemm call, kept per calling thread and reused by its next call (a kernel test
@@ -271,7 +231,7 @@ static std::vector<std::uint32_t> gemm_impl(const Model& model, const Instructio
       for (int s = 1; s < split; ++s) tail[static_cast<std::size_t>(s) - 1] = run_slice(s, d_zero, false);
       return reduce(head, tail.data());
     };
-    parallel_tasks(M, thread_count(opt.threads, M, calls), [&](std::size_t i) {
+    parallel_for(M, thread_count(opt.threads, M, calls), [&](std::size_t i) {
       for (std::size_t j = 0; j < N; ++j) d[i * N + j] = element(i, j);
     });
     return d;
@@ -293,7 +253,7 @@ static std::vector<std::uint32_t> gemm_impl(const Model& model, const Instructio
   const detail::PreparePlanesFn prepare = detail::kernels().prepare_planes;
   const int plane_threads = thread_count(opt.threads, row_groups + groups, calls);
   // A: 16 rows at a time as the 16 lanes, then each row's planes scattered to [row][k].
-  parallel_tasks(row_groups, plane_threads, [&](std::size_t rg) {
+  parallel_for(row_groups, plane_threads, [&](std::size_t rg) {
     std::vector<std::uint32_t> raw(ikz * kLanes);
     std::vector<float> sig(ikz * kLanes), near(ikz * kLanes);
     std::vector<std::int32_t> exp(ikz * kLanes), top(blocks * kLanes);
@@ -317,7 +277,7 @@ static std::vector<std::uint32_t> gemm_impl(const Model& model, const Instructio
     }
   });
   // B: 16 columns at a time, already in the kernel's [k][lane] layout.
-  parallel_tasks(groups, plane_threads, [&](std::size_t g) {
+  parallel_for(groups, plane_threads, [&](std::size_t g) {
     std::vector<std::uint32_t> raw(ikz * kLanes);
     const std::size_t j0 = g * kLanes, lanes = std::min<std::size_t>(kLanes, N - j0);
     for (std::size_t t = 0; t < S; ++t) {
@@ -388,7 +348,7 @@ static std::vector<std::uint32_t> gemm_impl(const Model& model, const Instructio
       for (std::size_t l = 0; l < lanes; ++l)
         d[(i0 + r) * N + j0 + l] = split == 1 ? result[r][l] : reduce(result[r][l], partial.data() + (r * kLanes + l) * tail);
   };
-  parallel_tasks(row_blocks * groups, thread_count(opt.threads, row_blocks * groups, calls / kRows), task);
+  parallel_for(row_blocks * groups, thread_count(opt.threads, row_blocks * groups, calls / kRows), task);
   return d;
 }
 
