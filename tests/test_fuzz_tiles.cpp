@@ -3,6 +3,7 @@
 // exactly as the reference datapath does for its row of A, column of B and C.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -137,4 +138,29 @@ TEST(FuzzTiles, BoundaryTilesSeparateNeighbouringModels) {
     mma_tiles(plan, tiles, x.a.data(), x.b.data(), x.c.data(), d.data());
     return d;
   });
+}
+
+// A wide boundary tile is not always one case in 16,384 variants: in some tiles every row of A
+// is a case of its own (not a signed power-of-two multiple of another row).
+TEST(FuzzTiles, BoundaryTilesOftenHoldACasePerRow) {
+  const Instruction in = find_instruction("wgmma.m64n256k16.f32.bf16.bf16", 90);
+  const std::size_t tiles = 40, M = in.m, K = in.k;
+  const Tiles x = draw(in, builtin_model(90).params_for(in), "boundary", 8, tiles);
+  std::size_t varied = 0;
+  for (std::size_t t = 0; t < tiles; ++t) {
+    std::vector<std::vector<double>> shapes;  // each row divided by its first nonzero element
+    for (std::size_t i = 0; i < M; ++i) {
+      std::vector<double> row(K);
+      double first = 0;
+      for (std::size_t k = 0; k < K; ++k) {
+        row[k] = to_double(in.a_type, x.a[(t * M + i) * K + k]);
+        if (first == 0) first = row[k];
+      }
+      for (double& v : row) v = first == 0 ? v : v / first;
+      if (std::find(shapes.begin(), shapes.end(), row) == shapes.end()) shapes.push_back(row);
+    }
+    varied += shapes.size() > M / 2;
+  }
+  EXPECT_GE(varied, tiles / 5);
+  EXPECT_LT(varied, tiles);  // the other tiles spread one case of any kind (overflow, zeros, ...)
 }

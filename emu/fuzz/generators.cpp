@@ -555,42 +555,99 @@ std::optional<std::uint32_t> scaled_exactly(Format f, std::uint32_t bits, bool f
   return out;
 }
 
+// `lines` rows of A (or columns of B), each the K values of `base` times a random sign and a
+// power of two 2^-3..2^3 (2^0 where that is not exact for every element of the line).
+void spread_lines(Format f, const std::uint32_t* base, int k, std::uint32_t* out, int lines, Rng& rng, int* signs,
+                  int* scales) {
+  for (int r = 0; r < lines; ++r) {
+    const bool flip = rng.coin();
+    int scale = rng.range(-3, 3);
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      bool exact = true;
+      for (int kk = 0; kk < k && exact; ++kk) {
+        const auto v = scaled_exactly(f, base[kk], flip, scale);
+        if (v) out[r * k + kk] = *v;
+        exact = v.has_value();
+      }
+      if (exact) break;
+      scale = 0;  // always exact
+    }
+    signs[r] = flip;
+    scales[r] = scale;
+  }
+}
+
 // One boundary case per tile, spread over the tile by a sign and a power of two per row of A
 // (σ_i, α_i) and per column of B (τ_j, β_j), and C(i, j) scaled by both: element (i, j) is the
 // case times ±2^(α_i+β_j), on the same relative boundary (truncation, rounding, signed zero)
 // wherever C scales exactly; near it otherwise, and near the absolute ones (overflow, underflow).
-void tile_boundary(const Instruction& in, const DatapathParams& model, Rng& rng, TileRef x) {
+void tile_boundary_scaled(const Instruction& in, const DatapathParams& model, Rng& rng, TileRef x) {
   std::array<std::uint32_t, 64> a0{}, b0{};
   std::uint32_t c0 = 0;
   fill_boundary(in, model, rng, CaseRef{a0.data(), b0.data(), &c0, x.k});
-  // A row's (or column's) scale must be exact for all its elements, else the row keeps 2^0.
-  auto spread_over = [&](Format f, const std::uint32_t* base, std::uint32_t* out, int lines, int* signs, int* scales) {
-    for (int r = 0; r < lines; ++r) {
-      const bool flip = rng.coin();
-      int scale = rng.range(-3, 3);
-      for (int attempt = 0; attempt < 2; ++attempt) {
-        bool exact = true;
-        for (int k = 0; k < x.k && exact; ++k) {
-          const auto v = scaled_exactly(f, base[k], flip, scale);
-          if (v) out[r * x.k + k] = *v;
-          exact = v.has_value();
-        }
-        if (exact) break;
-        scale = 0;  // always exact
-      }
-      signs[r] = flip;
-      scales[r] = scale;
-    }
-  };
   std::array<int, 256> row_sign{}, row_scale{}, col_sign{}, col_scale{};
-  spread_over(in.a_type, a0.data(), x.a, x.m, row_sign.data(), row_scale.data());
-  spread_over(in.b_type, b0.data(), x.b, x.n, col_sign.data(), col_scale.data());
+  spread_lines(in.a_type, a0.data(), x.k, x.a, x.m, rng, row_sign.data(), row_scale.data());
+  spread_lines(in.b_type, b0.data(), x.k, x.b, x.n, rng, col_sign.data(), col_scale.data());
   for (int i = 0; i < x.m; ++i)
     for (int j = 0; j < x.n; ++j) {
       const bool flip = row_sign[i] != col_sign[j];
       const auto v = scaled_exactly(in.c_type, c0, flip, row_scale[i] + col_scale[j]);
       x.c[i * x.n + j] = v ? *v : *scaled_exactly(in.c_type, c0, flip, 0);
     }
+}
+
+// A boundary case per row: B's rows at three slots are fixed for the tile (a lead factor and two
+// powers of two), and every row of A completes them to its own case, with its own lead and its own
+// F' = F-1, F, F+1 (`alignment`: a term at the last bit F' keeps below the lead, plus one further
+// down), or its own half ulp or ulp of D below the lead plus a sticky term (`rounding`). Columns
+// then take a sign and a power of two each, which moves every term of the element alike. So a
+// 64-row tile holds 64 boundary cases, not one.
+void tile_boundary_rows(const Instruction& in, const DatapathParams& model, Rng& rng, TileRef x, bool alignment) {
+  std::fill(x.a, x.a + x.m * x.k, zero_bits(in.a_type, false));
+  std::fill(x.c, x.c + x.m * x.n, zero_bits(in.c_type, false));
+  std::array<std::uint32_t, 64> b0{};
+  std::fill(b0.begin(), b0.begin() + x.k, zero_bits(in.b_type, false));
+  const FormatSpec& sd = spec(in.d_type);
+  const Format seen_a = model.unpack_format.value_or(in.a_type), seen_b = model.unpack_format.value_or(in.b_type);
+  const auto s = slots(x.k, rng);
+  const int F = std::min(model.frac_bits, 60);
+  // B's three factors, split so that A's factors stay in range for leads about 2^0.
+  const int small = alignment ? -F : -sd.frac_bits - 1, sticky = alignment ? small - 3 : -sd.frac_bits - 7;
+  const int eb0 = split_lead(in, 0, rng).second, eb1 = split_lead(in, small, rng).second;
+  const int eb2 = split_lead(in, sticky, rng).second;
+  b0[s[0]] = with_lead(in.b_type, rng.coin(), eb0, rng.coin() ? 0u : static_cast<std::uint32_t>(rng.bits()));
+  b0[s[1]] = with_lead(in.b_type, rng.coin(), eb1, 0);
+  if (x.k > 2) b0[s[2]] = with_lead(in.b_type, rng.coin(), eb2, 0);
+  const bool b0_neg = decode(in.b_type, b0[s[0]]).sign, b1_neg = decode(in.b_type, b0[s[1]]).sign;
+  for (int i = 0; i < x.m; ++i) {
+    std::uint32_t* row = x.a + i * x.k;
+    const int lead = rng.range(-2, 2);
+    const bool lead_negative = rng.coin();
+    row[s[0]] = with_lead(in.a_type, lead_negative != b0_neg, lead - eb0, static_cast<std::uint32_t>(rng.bits()));
+    const bool small_negative = rng.chance(3, 4) != lead_negative;  // mostly against the lead: a borrow
+    int t = 0;
+    if (alignment) {
+      const int top = nominal(in.a_type, seen_a, row[s[0]]) + nominal(in.b_type, seen_b, b0[s[0]]);
+      t = top - (F + rng.range(-1, 1));
+    } else {
+      t = lead - sd.frac_bits - rng.range(0, 1);
+    }
+    row[s[1]] = with_lead(in.a_type, small_negative != b1_neg, t - eb1, 0);
+    if (x.k > 2 && rng.coin()) {
+      const int below = alignment ? t - rng.range(1, 4) : lead - sd.frac_bits - rng.range(2, 12);
+      row[s[2]] = with_lead(in.a_type, rng.coin(), below - eb2, 0);
+    }
+  }
+  std::array<int, 256> col_sign{}, col_scale{};
+  spread_lines(in.b_type, b0.data(), x.k, x.b, x.n, rng, col_sign.data(), col_scale.data());
+}
+
+// Per tile: with p = 1/5 each, a case per row at the alignment or the rounding boundary
+// (tile_boundary_rows); otherwise one case of any kind spread over the tile (tile_boundary_scaled).
+void tile_boundary(const Instruction& in, const DatapathParams& model, Rng& rng, TileRef x) {
+  const auto kind = rng.below(5);
+  if (kind < 2) return tile_boundary_rows(in, model, rng, x, kind == 0);
+  tile_boundary_scaled(in, model, rng, x);
 }
 
 int dist_index(std::string_view dist) {

@@ -48,8 +48,10 @@ void generate(const Instruction& in, const DatapathParams& model, std::string_vi
 // (row-major), as mma_tiles and the probes take them. Rows and columns are shared, so each
 // distribution puts its structure on what they share (see generators.cpp): normal, randbits and
 // special draw every element as above; spread, cancel and subnorm fix the slot structure (lead
-// exponents, cancelling pairs, which factor is tiny) per tile; boundary draws one boundary case
-// per tile and spreads it by a sign and a power of two per row and per column (C scaled by both).
+// exponents, cancelling pairs, which factor is tiny) per tile; boundary either gives every row
+// of A its own alignment or rounding case on B's fixed factors (p = 2/5), or draws one boundary
+// case of any kind per tile and spreads it by a sign and a power of two per row and per column
+// (C scaled by both).
 void generate_tiles(const Instruction& in, const DatapathParams& model, std::string_view dist, std::uint64_t seed,
                     std::size_t tiles, std::uint32_t* a, std::uint32_t* b, std::uint32_t* c);
 
