@@ -306,7 +306,7 @@ std::vector<recipes::RecipeVerdict> published_order(const ElementFn& f, const In
 }  // namespace
 
 const FeatureTest& blocksize_test() {
-  static const FeatureTest test{"blocksize", {sources::fasi2021, sources::fttn2024, sources::fprev2025}, {}, {}, recipe_blocksize, published_blocksize};
+  static const FeatureTest test{"blocksize", {sources::fasi2021, sources::fttn2024, sources::fprev2025}, {"scale"}, {}, recipe_blocksize, published_blocksize};
   return test;
 }
 

@@ -10,7 +10,7 @@ namespace detail {
 
 const std::vector<const FeatureTest*>& feature_tests() {
   static const std::vector<const FeatureTest*> tests = {
-      &product_test(),   &align_test(), &carry_test(),     &normalize_test(), &round_test(),
+      &scale_test(),     &product_test(),   &align_test(), &carry_test(),     &normalize_test(), &round_test(),
       &blocksize_test(), &order_test(), &subnormal_test(), &special_test(),   &monotonic_test()};
   return tests;
 }

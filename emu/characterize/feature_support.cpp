@@ -162,6 +162,10 @@ DatapathParams Ctx::params() const {
   if (m.pass_interleave) p.pass_interleave = *m.pass_interleave;
   if (m.unpack_format) p.unpack_format = *m.unpack_format;
   if (m.align_exponent_floor) p.align_exponent_floor = *m.align_exponent_floor;
+  if (m.scale_group) p.scale_group = *m.scale_group;
+  // Scaled groups cannot straddle blocks: with the block size unmeasured (FP4's narrow range), one
+  // block of all K stands in for the default.
+  if (p.scale_group > 1 && (p.block_size <= 0 || p.block_size % p.scale_group != 0)) p.block_size = 0;
   return p;
 }
 

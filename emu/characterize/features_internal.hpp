@@ -95,6 +95,7 @@ struct FeatureTest {
 };
 
 // The tests, each in its own file feature_<name>.cpp (blocksize and order share one recipe).
+const FeatureTest& scale_test();
 const FeatureTest& product_test();
 const FeatureTest& align_test();
 const FeatureTest& carry_test();

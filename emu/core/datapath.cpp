@@ -231,6 +231,8 @@ std::uint32_t mma_element_reference(const DatapathParams& p, const Instruction& 
   const int pass_len = k / p.k_passes;
   const int block = p.block_size <= 0 ? pass_len : std::min(p.block_size, pass_len);
   if (pass_len % block != 0) throw std::invalid_argument(in.name + ": a block would straddle two passes");
+  if (in.block_scaled() && block % group != 0)
+    throw std::invalid_argument(in.name + ": scale_group must divide the block (" + std::to_string(block) + ")");
   const Format d_type = in.d_type;
   const std::uint32_t nan_out = canonical_nan(d_type);
 

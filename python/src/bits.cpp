@@ -58,11 +58,11 @@ std::vector<std::uint32_t> widen(const BitsIn& bits, const char* what) {
 }
 
 ArrayOut storage_array(std::vector<std::uint32_t> bits, Format f, const std::vector<std::size_t>& shape) {
-  switch (spec(f).storage_bits) {
-    case 8: return narrowed<std::uint8_t>(bits, shape);
-    case 16: return narrowed<std::uint16_t>(bits, shape);
-    default: return owned_array(std::move(bits), shape);
-  }
+  // FP4/FP6 (4/6 storage bits) live in bytes, as ml_dtypes holds them.
+  const int bits_per = spec(f).storage_bits;
+  if (bits_per <= 8) return narrowed<std::uint8_t>(bits, shape);
+  if (bits_per <= 16) return narrowed<std::uint16_t>(bits, shape);
+  return owned_array(std::move(bits), shape);
 }
 
 ArrayOut float64_array(std::vector<double>&& values, const std::vector<std::size_t>& shape) {

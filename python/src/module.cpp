@@ -21,7 +21,8 @@ namespace {
 
 Format format_named(const std::string& name) {
   if (auto f = parse_format(name)) return *f;
-  throw std::invalid_argument("unknown format '" + name + "'; valid: f32, f16, bf16, tf32, e4m3, e5m2");
+  throw std::invalid_argument("unknown format '" + name + "'; valid: f32, f16, bf16, tf32, e4m3, e5m2, e2m1, e2m3, e3m2, "
+                              "ue8m0, ue4m3");
 }
 
 nb::dict instruction_dict(const Instruction& in) {
@@ -64,7 +65,7 @@ ArrayOut mma_elements(const Model& model, const std::string& name, const BitsIn&
 
 // `tiles` whole instruction tiles: A tiles×M×K, B tiles×K×N (row-major, as Python writes
 // matrices), C and D tiles×M×N.
-ArrayOut mma_tiles(const Model& model, const std::string& name, const BitsIn& a, const BitsIn& b, const BitsIn& c,
+ArrayOut mma_tiles_bits(const Model& model, const std::string& name, const BitsIn& a, const BitsIn& b, const BitsIn& c,
                    std::size_t tiles) {
   const Instruction in = find_instruction(name, model.sm);
   const std::size_t M = static_cast<std::size_t>(in.m), N = static_cast<std::size_t>(in.n),
@@ -158,7 +159,7 @@ NB_MODULE(_tcnum, m) {
   m.def("import_dlpack", &import_dlpack, nb::arg("x"));
   m.def("mma_elements", &mma_elements, nb::arg("model"), nb::arg("instruction"), nb::arg("a"), nb::arg("b"),
         nb::arg("c"));
-  m.def("mma_tiles", &mma_tiles, nb::arg("model"), nb::arg("instruction"), nb::arg("a"), nb::arg("b"), nb::arg("c"),
+  m.def("mma_tiles", &mma_tiles_bits, nb::arg("model"), nb::arg("instruction"), nb::arg("a"), nb::arg("b"), nb::arg("c"),
         nb::arg("tiles"));
   m.def("gemm", &gemm_bits, nb::arg("model"), nb::arg("instruction"), nb::arg("a"), nb::arg("b"), nb::arg("c").none(),
         nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("k_order"), nb::arg("split_k"), nb::arg("threads"));

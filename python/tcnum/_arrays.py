@@ -19,11 +19,19 @@ FORMATS = {
     "bf16": (np.dtype(np.uint16), np.dtype(ml_dtypes.bfloat16)),
     "e4m3": (np.dtype(np.uint8), np.dtype(ml_dtypes.float8_e4m3fn)),
     "e5m2": (np.dtype(np.uint8), np.dtype(ml_dtypes.float8_e5m2)),
+    # Blackwell: FP4/FP6 codes in the low 4/6 bits of a byte (ml_dtypes holds them the same way),
+    # the block-scale formats as bytes (ue4m3's bit 7 is not read; its values shown as e4m3fn).
+    "e2m1": (np.dtype(np.uint8), np.dtype(ml_dtypes.float4_e2m1fn)),
+    "e2m3": (np.dtype(np.uint8), np.dtype(ml_dtypes.float6_e2m3fn)),
+    "e3m2": (np.dtype(np.uint8), np.dtype(ml_dtypes.float6_e3m2fn)),
+    "ue8m0": (np.dtype(np.uint8), np.dtype(ml_dtypes.float8_e8m0fnu)),
+    "ue4m3": (np.dtype(np.uint8), np.dtype(ml_dtypes.float8_e4m3fn)),
 }
 
 _ALIASES = {
     "fp32": "f32", "float32": "f32", "fp16": "f16", "float16": "f16", "half": "f16",
     "bfloat16": "bf16", "float8_e4m3fn": "e4m3", "float8_e5m2": "e5m2",
+    "float4_e2m1fn": "e2m1", "float6_e2m3fn": "e2m3", "float6_e3m2fn": "e3m2", "float8_e8m0fnu": "ue8m0",
 }
 
 # value dtype -> formats it can hold (float32 holds f32 and tf32)
@@ -33,6 +41,10 @@ _DTYPE_FORMATS = {
     np.dtype(ml_dtypes.bfloat16): ("bf16",),
     np.dtype(ml_dtypes.float8_e4m3fn): ("e4m3",),
     np.dtype(ml_dtypes.float8_e5m2): ("e5m2",),
+    np.dtype(ml_dtypes.float4_e2m1fn): ("e2m1",),
+    np.dtype(ml_dtypes.float6_e2m3fn): ("e2m3",),
+    np.dtype(ml_dtypes.float6_e3m2fn): ("e3m2",),
+    np.dtype(ml_dtypes.float8_e8m0fnu): ("ue8m0",),
 }
 _RAW = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.uint32))
 
@@ -44,6 +56,7 @@ _DLPACK_DTYPES = {
 }
 
 VALID_DTYPES = ("ml_dtypes.bfloat16, numpy.float16, ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2, "
+                "ml_dtypes.float4_e2m1fn, ml_dtypes.float6_e2m3fn, ml_dtypes.float6_e3m2fn, ml_dtypes.float8_e8m0fnu, "
                 "numpy.float32 (f32, or tf32 with its low 13 bits ignored), or raw uint8/uint16/uint32 bits "
                 "with a format")
 

@@ -98,7 +98,9 @@ def _natural(a: str, b: str, d: str, arch: int, c: str | None) -> Instruction:
     """The instruction a straightforward kernel uses for these formats on arch: the newest
     family there (tcgen05 on sm_100, wgmma on sm_90, else mma.sync), then the largest k, m
     and n. Numerics do not depend on n (nor on m): every output element is one dot product."""
-    cands = [i for i in instructions(arch) if i.a == a and i.b == b and i.d == d and (c is None or i.c == c)]
+    # Block-scaled kinds take scale arguments the Python layer does not have: never picked.
+    cands = [i for i in instructions(arch) if i.a == a and i.b == b and i.d == d and (c is None or i.c == c)
+             and "block_scale" not in i.name]
     if not cands:
         combos = sorted({f"A {i.a}, B {i.b}, D {i.d}" for i in instructions(arch)})
         raise ValueError(f"no instruction on sm_{arch_number(arch)} takes A {a}, B {b} with D {d}"

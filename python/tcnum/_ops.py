@@ -9,7 +9,7 @@ from . import _tcnum
 from ._arrays import FORMATS, as_bits, to_numpy, formats_of
 from ._catalog import Instruction, arch_number, instruction, natural_instruction, resolve_model
 
-_INPUT_FORMATS = ("bf16", "f16", "tf32", "e4m3", "e5m2")
+_INPUT_FORMATS = ("bf16", "f16", "tf32", "e4m3", "e5m2", "e2m1", "e2m3", "e3m2")
 _ACC_FORMATS = ("f32", "f16")
 
 

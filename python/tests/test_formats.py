@@ -17,9 +17,7 @@ def all_patterns(fmt):
     return np.arange(1 << (8 * storage.itemsize), dtype=np.uint64).astype(storage)
 
 
-@pytest.mark.parametrize("fmt", SMALL)
-def test_decode_equals_ml_dtypes_on_every_pattern(fmt):
-    bits = all_patterns(fmt)
+def assert_decode_equals_ml_dtypes(bits, fmt):
     ours = tcnum.decode(bits, fmt)
     theirs = tcnum.from_bits(bits, fmt).astype(np.float64)
     assert np.array_equal(np.isnan(ours), np.isnan(theirs))
@@ -27,6 +25,11 @@ def test_decode_equals_ml_dtypes_on_every_pattern(fmt):
     assert np.array_equal(ours[ok], theirs[ok])
     # signs of zeros too
     assert np.array_equal(np.signbit(ours[ok]), np.signbit(theirs[ok]))
+
+
+@pytest.mark.parametrize("fmt", SMALL)
+def test_decode_equals_ml_dtypes_on_every_pattern(fmt):
+    assert_decode_equals_ml_dtypes(all_patterns(fmt), fmt)
 
 
 @pytest.mark.parametrize("fmt", SMALL)
@@ -55,6 +58,31 @@ def test_rounding_of_midpoints_equals_ml_dtypes(fmt):
     as_f32 = probes.astype(np.float32)
     assert np.array_equal(as_f32.astype(np.float64), probes)  # exact in float32
     probes = as_f32
+    ours = tcnum.encode(probes.astype(np.float64), fmt)
+    theirs = tcnum.to_bits(probes.astype(tcnum.FORMATS[fmt][1]))
+    assert np.array_equal(ours, theirs)
+
+
+BLACKWELL = ["e2m1", "e2m3", "e3m2", "ue8m0"]
+VALUE_BITS = {"e2m1": 4, "e2m3": 6, "e3m2": 6, "ue8m0": 8}
+
+
+@pytest.mark.parametrize("fmt", BLACKWELL)
+def test_blackwell_formats_decode_like_ml_dtypes_on_every_pattern(fmt):
+    """FP4/FP6 in the low bits of a byte and ue8m0 (2^(e-127), 0xff NaN) against ml_dtypes'
+    float4_e2m1fn, float6_e2m3fn, float6_e3m2fn, float8_e8m0fnu."""
+    bits = np.arange(1 << VALUE_BITS[fmt], dtype=np.uint16).astype(np.uint8)
+    assert_decode_equals_ml_dtypes(bits, fmt)
+    assert np.array_equal(tcnum.to_bits(tcnum.from_bits(bits, fmt)), bits)
+
+
+@pytest.mark.parametrize("fmt", ["e2m1", "e2m3", "e3m2"])
+def test_blackwell_rounding_of_midpoints_equals_ml_dtypes(fmt):
+    """Ties to even and quarter steps between neighbours, inside the range (FP4/FP6 have no
+    Inf or NaN: beyond it both saturate differently from IEEE, which tcnum's own tests cover)."""
+    v = np.unique(tcnum.decode(np.arange(1 << VALUE_BITS[fmt], dtype=np.uint16).astype(np.uint8), fmt))
+    lo, hi = v[:-1], v[1:]
+    probes = np.concatenate([(lo + hi) / 2, lo + (hi - lo) / 4, hi - (hi - lo) / 4]).astype(np.float32)
     ours = tcnum.encode(probes.astype(np.float64), fmt)
     theirs = tcnum.to_bits(probes.astype(tcnum.FORMATS[fmt][1]))
     assert np.array_equal(ours, theirs)

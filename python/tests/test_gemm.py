@@ -10,16 +10,15 @@ import pytest
 import tcnum
 from tcnum import _tcnum
 
-ARCHS = ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100"]
+ARCHS = ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"]
 
 
 def classes(arch):
     """One instruction per numeric class (family, formats): N does not change numerics. The
-    Blackwell FP4/FP6 and block-scaled kinds are left out: the Python layer has no dtypes or scale
-    arguments for them yet."""
+    block-scaled kinds are left out: the Python layer has no scale arguments yet."""
     seen = {}
     for ins in tcnum.instructions(arch):
-        if "block_scale" in ins.name or any(f not in tcnum.FORMATS for f in (ins.a, ins.b, ins.c, ins.d)):
+        if "block_scale" in ins.name:
             continue
         seen.setdefault((ins.family, ins.a, ins.b, ins.c, ins.d), ins)
     return list(seen.values())

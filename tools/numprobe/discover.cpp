@@ -275,7 +275,7 @@ int run_discover(DiscoverOptions o) {
 void add_discover_options(CLI::App* cmd, DiscoverOptions& o, DiscoverOptions::Kind kind) {
   o.kind = kind;
   const bool profiling = kind != DiscoverOptions::Kind::features, features = kind != DiscoverOptions::Kind::profile;
-  cmd->add_option("--dtype", o.dtype, "input type: fp16, bf16, tf32, e4m3, e5m2 (default fp16)");
+  cmd->add_option("--dtype", o.dtype, "input type: fp16, bf16, tf32, e4m3, e5m2, e2m1, e2m3, e3m2 (default fp16)");
   std::string ops;
   if (profiling) ops = "profile | multiply | inner | accumulate (Sun et al. §8.1 profiling)";
   if (features) {

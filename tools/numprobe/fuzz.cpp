@@ -96,6 +96,10 @@ std::vector<tcnum::Instruction> pick_instructions(const std::string& which, int 
       }
     } else {
       out.push_back(tcnum::find_instruction(name, sm));
+      if (out.back().block_scaled())
+        throw std::invalid_argument("--instr " + name +
+                                    ": block-scaled instructions take scale vectors, which the fuzz generators do not draw "
+                                    "yet (numprobe record, check and replay handle them; docs/corpus-format.md)");
     }
   }
   if (out.empty()) throw std::invalid_argument("--instr: '" + which + "' selects no instruction");

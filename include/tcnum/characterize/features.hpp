@@ -45,7 +45,7 @@ ElementFn element_of(BatchFn fn);
 // ---------------------------------------------------------------------------------------
 // Feature tests (numprobe --op ...)
 
-// product, align, carry, normalize, round, blocksize, order, subnormal, special, monotonic
+// scale, product, align, carry, normalize, round, blocksize, order, subnormal, special, monotonic
 const std::vector<std::string>& feature_names();
 bool is_feature(const std::string& name);
 std::string feature_source(const std::string& name);  // the publications the recipe follows
@@ -102,6 +102,7 @@ struct Measurement {
   std::optional<bool> negative_zero_results;
   std::optional<std::optional<Format>> unpack_format;  // decided: none, or the format A/B are unpacked to
   std::optional<std::optional<int>> align_exponent_floor;  // decided: none, or the floor
+  std::optional<int> scale_group;  // block-scaled: 1 (each scaled product a term) or > 1 (scaled groups)
 };
 
 // Runs the named tests (and, quietly, the ones they depend on: most need Kb and F first).

@@ -17,6 +17,8 @@ inline constexpr const char* fprev2025 =
 inline constexpr const char* mikaitis2024_monotonicity =
     "Mikaitis, \"Monotonicity of multi-term floating-point adders\", IEEE TC 2024";
 inline constexpr const char* ieee754_2019 = "IEEE 754-2019 §6-7";
+inline constexpr const char* mma_sim2025 =
+    "Xie et al., \"MMA-Sim: bit-accurate reference model of tensor cores and matrix cores\", arXiv 2511.10909 (2025)";
 
 // Published recipes (tcnum/characterize/recipes.hpp): the section whose vectors a recipe runs.
 inline constexpr const char* fasi2021_suite_a =
