@@ -5,6 +5,7 @@
 #include <zlib.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -159,6 +160,26 @@ TEST(NumprobeOptions, JsonIsAloneOnStdout) {
     EXPECT_TRUE(only_json(r.output)) << args << ":\n" << r.output;
   }
   EXPECT_NE(numprobe("replay --json " + good, false).output.find("\"passed\": 1"), std::string::npos);
+}
+
+// fuzz and fuzz merge follow the same rule; --devices is checked before any device is touched.
+TEST(NumprobeOptions, FuzzJsonIsAloneOnStdoutAndDevicesAreChecked) {
+  const std::string model = temp_path("fuzz_sm90.json"), out = temp_path("fuzz_json"), merged = temp_path("fuzz_merged");
+  ASSERT_EQ(numprobe("list --arch sm_90 --model > " + model, false).status, 0);
+  std::filesystem::remove_all(out);
+  std::filesystem::remove_all(merged);
+  const auto r = numprobe("fuzz --backend emu --device-model " + model +
+                              " --instr mma.m16n8k16.f32.bf16.bf16.f32 --dist normal --cases 300 --seed 1 --json --out " + out,
+                          false);
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(only_json(r.output)) << r.output;
+  EXPECT_NE(r.output.find("\"cases\": 300"), std::string::npos) << r.output;
+  const auto m = numprobe("fuzz merge " + out + " --json --out " + merged, false);
+  EXPECT_EQ(m.status, 0) << m.output;
+  EXPECT_TRUE(only_json(m.output)) << m.output;
+  const auto twice = numprobe("fuzz --devices 0,0 --cases 10 --seed 1 --out " + temp_path("fuzz_twice"));
+  EXPECT_NE(twice.status, 0);
+  EXPECT_NE(twice.output.find("given twice"), std::string::npos) << twice.output;
 }
 
 // One default architecture: sm_90, the validated one.

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <optional>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "commands.hpp"
@@ -20,7 +22,7 @@ struct FuzzOptions {
   std::string instr = "all", dist = "all", time, out, shard, backend = "device", device_model, model_file, arch;
   std::uint64_t cases = 0, seed = 0;
   std::vector<int> devices{0}, wgmma_n;
-  bool resume = false, both_a_sources = false, quiet = false;
+  bool resume = false, both_a_sources = false, quiet = false, json = false;
   int threads = 0;
   std::size_t batch = 16384, batches_per_round = 16, raw_limit = 1000000;
   double checkpoint_every = 30;
@@ -29,6 +31,7 @@ struct FuzzOptions {
 struct MergeOptions {
   std::vector<std::string> dirs;
   std::string out;
+  bool json = false;
 };
 
 // "90s", "15m", "2h", "1h30m", "45" (seconds).
@@ -170,8 +173,15 @@ int run_fuzz(const FuzzOptions& o) {
   };
   const auto r = tcnum::fuzz::run_campaign(cfg, model, *device, progress);
   line.finish();
-  std::cout << r.cases << " cases, " << r.mismatches << " mismatches, " << r.signatures << " signatures"
-            << (r.complete ? "" : " (not complete: --resume continues)") << "; " << cfg.out_dir << "/summary.json\n";
+  const std::string summary = cfg.out_dir + "/summary.json";
+  text_stream(o.json) << r.cases << " cases, " << r.mismatches << " mismatches, " << r.signatures << " signatures"
+                      << (r.complete ? "" : " (not complete: --resume continues)") << "; " << summary << "\n";
+  if (o.json)
+    std::cout << nlohmann::json{{"cases", r.cases},           {"mismatches", r.mismatches},
+                                {"signatures", r.signatures}, {"complete", r.complete},
+                                {"elapsed_s", r.elapsed_s},   {"summary", summary}}
+                     .dump(1)
+              << "\n";
   return r.mismatches == 0 ? 0 : 1;
 }
 
@@ -210,15 +220,18 @@ void register_fuzz(CLI::App& app, Status& status) {
   cmd->add_option("--raw-limit", o->raw_limit, "raw mismatches kept in raw.tcc.gz")->capture_default_str();
   cmd->add_flag("--both-a-sources", o->both_a_sources, "wgmma: run A from shared memory and registers, compare");
   cmd->add_flag("--quiet", o->quiet, "no progress lines");
+  add_json_flag(cmd, o->json, "the result (counts, completeness, the summary's path) as JSON on stdout; text on stderr");
   cmd->footer("Exit status 0 when no case mismatched, 1 when some did, 2 on errors.\n"
               "Example: numprobe fuzz --instr all --time 10m --seed 1 --out campaign/h100");
 
   auto* merge = cmd->add_subcommand("merge", "Join shard outputs of one campaign into one report");
   merge->add_option("dirs", m->dirs, "shard campaign directories")->required()->check(CLI::ExistingDirectory);
   merge->add_option("--out", m->out, "directory for the merged report")->required();
+  add_json_flag(merge, m->json, "the merged summary.json on stdout; text on stderr");
   merge->callback([m, &status] {
     tcnum::fuzz::merge_campaigns(m->dirs, m->out);
-    std::cout << "merged " << m->dirs.size() << " shards into " << m->out << "/summary.json\n";
+    text_stream(m->json) << "merged " << m->dirs.size() << " shards into " << m->out << "/summary.json\n";
+    if (m->json) std::cout << std::ifstream(m->out + "/summary.json").rdbuf();
     status.code = 0;
   });
   cmd->callback([o, merge, &status] {
