@@ -18,6 +18,7 @@
 #include "run_times.hpp"
 #include "runner_internal.hpp"
 #include "tcnum/core/parallel.hpp"
+#include "shrink_to_fit.hpp"
 #include "tcnum/probes/device.hpp"
 
 // wgmma kernels live in wgmma_kernels.cu (its own author); CMake defines TCNUM_WGMMA_PROBES
@@ -33,8 +34,13 @@ namespace {
 constexpr std::size_t kChunkBytes = std::size_t{256} << 20;  // device memory per chunk, all buffers
 
 void check(cudaError_t e, const std::string& what) {
-  if (e != cudaSuccess)
-    throw DeviceError("CUDA error while " + what + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
+  if (e == cudaSuccess) return;
+  const std::string why = "CUDA error while " + what + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
+  if (e == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError();  // not sticky: clear it, so that a later launch check does not see it
+    throw DeviceOutOfMemory(why);
+  }
+  throw DeviceError(why);
 }
 
 struct DeviceBuffer {
@@ -42,17 +48,18 @@ struct DeviceBuffer {
   DeviceBuffer() = default;
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  ~DeviceBuffer() {
+  ~DeviceBuffer() { release(); }
+  void release() {
     if (p) cudaFree(p);
+    p = nullptr;
   }
   void alloc(std::size_t words, const std::string& what) {
+    release();
     check(cudaMalloc(reinterpret_cast<void**>(&p), std::max<std::size_t>(words, 1) * 4), "allocating " + what);
     capacity = std::max<std::size_t>(words, 1);
   }
   void reserve(std::size_t words, const std::string& what) {  // keeps the buffer when it is large enough
     if (p && capacity >= words) return;
-    if (p) cudaFree(p);
-    p = nullptr;
     alloc(words, what);
   }
   std::size_t capacity = 0;
@@ -129,16 +136,21 @@ std::vector<std::uint32_t> run_mma(const Instruction& in, int tiles, const std::
 
   const std::size_t mk = std::size_t(in.m) * in.k, nk = std::size_t(in.n) * in.k, mn = std::size_t(in.m) * in.n;
   const std::size_t per_tile = (mk + nk + 2 * mn) * 4;
-  const int chunk = static_cast<int>(std::clamp<std::size_t>(kChunkBytes / per_tile, 1, 1 << 24));
-  const int first = std::min(tiles, chunk);
+  const int wanted = static_cast<int>(std::min<std::size_t>(tiles, std::clamp<std::size_t>(kChunkBytes / per_tile, 1, 1 << 24)));
   const std::string dev = " on device " + std::to_string(device);
   Scratch& scratch = scratch_of(device);
   std::lock_guard<std::mutex> hold(scratch.mutex);
   DeviceBuffer &da = scratch.a, &db = scratch.b, &dc = scratch.c, &dd = scratch.d;
-  da.reserve(first * mk, "A" + dev);
-  db.reserve(first * nk, "B" + dev);
-  dc.reserve(first * mn, "C" + dev);
-  dd.reserve(first * mn, "D" + dev);
+  bool retry = false;  // after an out-of-memory, the buffers kept from earlier runs are freed first
+  const int chunk = detail::shrink_to_fit(wanted, [&](int n) {
+    if (retry)
+      for (DeviceBuffer* buf : {&da, &db, &dc, &dd}) buf->release();
+    retry = true;
+    da.reserve(n * mk, "A" + dev);
+    db.reserve(n * nk, "B" + dev);
+    dc.reserve(n * mn, "C" + dev);
+    dd.reserve(n * mn, "D" + dev);
+  });
 
   std::vector<std::uint32_t> d(std::size_t(tiles) * mn);
   detail::RunTimer timer;
@@ -163,18 +175,21 @@ std::vector<std::uint32_t> run_wgmma(const Instruction& in, int tiles, const std
                                      const std::vector<std::uint32_t>& b, const std::vector<std::uint32_t>& c,
                                      const RunOptions& opt) {
   const std::size_t mk = std::size_t(in.m) * in.k, nk = std::size_t(in.n) * in.k, mn = std::size_t(in.m) * in.n;
-  const int chunk = static_cast<int>(std::clamp<std::size_t>(kChunkBytes / ((mk + nk + 2 * mn) * 4), 1, 1 << 24));
+  int chunk = static_cast<int>(std::clamp<std::size_t>(kChunkBytes / ((mk + nk + 2 * mn) * 4), 1, 1 << 24));
   std::vector<std::uint32_t> d;
   d.reserve(std::size_t(tiles) * mn);
-  for (int t0 = 0; t0 < tiles; t0 += chunk) {
-    const int n = std::min(chunk, tiles - t0);
-    auto part = [&](const std::vector<std::uint32_t>& v, std::size_t per) {
-      return std::vector<std::uint32_t>(v.begin() + t0 * per, v.begin() + (t0 + n) * per);
-    };
-    std::vector<std::uint32_t> out =
-        detail::run_wgmma_tiles(in, n, part(a, mk), part(b, nk), part(c, mn), opt.a_source, opt.device);
-    if (out.size() != n * mn) throw DeviceError(in.name + ": wgmma probe returned a wrong number of words");
+  for (int t0 = 0; t0 < tiles;) {
+    std::vector<std::uint32_t> out;
+    // run_wgmma_tiles allocates per call: out of memory shrinks this chunk and the ones after.
+    chunk = detail::shrink_to_fit(std::min(chunk, tiles - t0), [&](int n) {
+      auto part = [&](const std::vector<std::uint32_t>& v, std::size_t per) {
+        return std::vector<std::uint32_t>(v.begin() + t0 * per, v.begin() + (t0 + n) * per);
+      };
+      out = detail::run_wgmma_tiles(in, n, part(a, mk), part(b, nk), part(c, mn), opt.a_source, opt.device);
+    });
+    if (out.size() != chunk * mn) throw DeviceError(in.name + ": wgmma probe returned a wrong number of words");
     d.insert(d.end(), out.begin(), out.end());
+    t0 += chunk;
   }
   return d;
 }

@@ -459,9 +459,13 @@ KernelFn kernel_for(int kind, int n, bool rs) {
 }
 
 void check(cudaError_t err, const std::string& what) {
-  if (err != cudaSuccess) {
-    throw DeviceError("wgmma probe: " + what + ": " + cudaGetErrorName(err) + ": " + cudaGetErrorString(err));
+  if (err == cudaSuccess) return;
+  const std::string why = "wgmma probe: " + what + ": " + cudaGetErrorName(err) + ": " + cudaGetErrorString(err);
+  if (err == cudaErrorMemoryAllocation) {  // the runner shrinks the batch; clear the error for later checks
+    (void)cudaGetLastError();
+    throw DeviceOutOfMemory(why);
   }
+  throw DeviceError(why);
 }
 
 struct DeviceBuffer {

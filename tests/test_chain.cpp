@@ -67,6 +67,13 @@ TEST(Chain, RelativeL2ErrorIsEquationOne) {
   EXPECT_TRUE(std::isnan(ch::relative_l2_error(inf, ref)));
 }
 
+// Before: a shorter reference was read past its end (issue 14, item 11).
+TEST(Chain, RelativeL2ErrorRejectsSpansOfDifferentLengths) {
+  const std::vector<double> low{3, 4, 5}, ref{3, 3};
+  EXPECT_THROW(ch::relative_l2_error(low, ref), std::invalid_argument);
+  EXPECT_THROW(ch::relative_l2_error(ref, low), std::invalid_argument);
+}
+
 TEST(Chain, StudyInstructions) {
   EXPECT_EQ(ch::study_instruction(Format::fp16, Family::mma, 80).name, "mma.m16n8k8.f32.f16.f16.f32");
   EXPECT_EQ(ch::study_instruction(Format::bf16, Family::mma, 80).name, "mma.m16n8k8.f32.bf16.bf16.f32");

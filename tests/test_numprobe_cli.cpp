@@ -17,8 +17,7 @@ struct Outcome {
   std::string output;  // stdout and stderr together (or stdout alone)
 };
 
-Outcome numprobe(const std::string& args, bool with_stderr = true) {
-  const std::string cmd = std::string(TCNUM_NUMPROBE) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
+Outcome shell(const std::string& cmd) {
   Outcome r;
   std::FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
@@ -27,6 +26,10 @@ Outcome numprobe(const std::string& args, bool with_stderr = true) {
   const int raw = pclose(p);
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
   return r;
+}
+
+Outcome numprobe(const std::string& args, bool with_stderr = true) {
+  return shell(std::string(TCNUM_NUMPROBE) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null"));
 }
 
 std::string temp_path(const std::string& name) { return ::testing::TempDir() + "tcnum_cli_" + name; }
@@ -200,3 +203,153 @@ TEST(NumprobeOptions, SubcommandsRejectTheOtherKindOfOp) {
 }
 
 }  // namespace
+
+namespace {
+
+// numprobe record on a GPU played by the emulator (TCNUM_SIMULATED_DEVICE, tools/numprobe/
+// simulated_device.hpp), after `shell_prefix` (e.g. a ulimit): the device faults of issue 14.
+Outcome record(const std::string& device, const std::string& args, const std::string& shell_prefix = "") {
+  return shell(shell_prefix + "TCNUM_SIMULATED_DEVICE=" + device + " " + TCNUM_NUMPROBE +
+               " record --instr mma.m16n8k16.f32.f16.f16.f32 --cases 20 " + args + " 2>&1");
+}
+
+bool exists(const std::string& path) { return std::ifstream(path).good(); }
+
+std::string gunzip(const std::string& path) {
+  gzFile gz = gzopen(path.c_str(), "rb");
+  std::string out;
+  char buf[4096];
+  for (int n; gz && (n = gzread(gz, buf, sizeof buf)) > 0;) out.append(buf, static_cast<std::size_t>(n));
+  if (gz) gzclose(gz);
+  return out;
+}
+
+// The case lines of a corpus (no comments): what a resumed run must reproduce exactly.
+std::string case_lines(const std::string& text) {
+  std::string out;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t end = text.find('\n', pos);
+    const std::string line = text.substr(pos, end == std::string::npos ? std::string::npos : end - pos + 1);
+    if (!line.empty() && line[0] != '#') out += line;
+    pos = end == std::string::npos ? text.size() : end + 1;
+  }
+  return out;
+}
+
+std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+// No GPU: this build has no CUDA or this machine no GPU. A clear error, and no file at all.
+TEST(RecordFaults, NoGpuIsAClearErrorAndCreatesNothing) {
+  if (!has_command("record")) GTEST_SKIP() << "numprobe built without record (no MPFR)";
+  const std::string out = temp_path("nogpu.tcc");
+  std::remove(out.c_str());
+  const auto r = numprobe("record --instr mma.m16n8k16.f32.f16.f16.f32 --cases 4 --out " + out);
+  if (r.status == 0) GTEST_SKIP() << "a GPU is present";
+  EXPECT_TRUE(r.output.find("without CUDA") != std::string::npos || r.output.find("no usable GPU") != std::string::npos)
+      << r.output;
+  EXPECT_FALSE(exists(out));
+  EXPECT_FALSE(exists(out + ".partial"));
+}
+
+// A GPU whose architecture the catalog does not know (a future sm_110): refused before anything
+// runs, naming the known ones; before, `record --instr all` recorded whatever instructions had
+// min_sm <= 110 under an arch that replay then rejected.
+TEST(RecordFaults, AnUnknownArchitectureIsRefusedBeforeAnythingRuns) {
+  if (!has_command("record")) GTEST_SKIP() << "numprobe built without record (no MPFR)";
+  const std::string out = temp_path("sm110.tcc");
+  std::remove(out.c_str());
+  const auto r = record("sm_110", "--out " + out);
+  EXPECT_NE(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("unknown architecture 'sm_110'; known: sm_70"), std::string::npos) << r.output;
+  EXPECT_FALSE(exists(out));
+  EXPECT_FALSE(exists(out + ".partial"));
+}
+
+// Before: `record --out` truncated an existing corpus.
+TEST(RecordFaults, AnExistingCorpusIsKeptUnlessForced) {
+  if (!has_command("record")) GTEST_SKIP() << "numprobe built without record (no MPFR)";
+  const std::string out = write_file("existing.tcc", "# precious\n");
+  std::remove((out + ".partial").c_str());
+  auto r = record("sm_90", "--out " + out);
+  EXPECT_NE(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("exists; give --force"), std::string::npos) << r.output;
+  EXPECT_EQ(read_file(out), "# precious\n");
+  r = record("sm_90", "--force --out " + out);
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(count_of(read_file(out), "\nsm_90 "), 120u);
+  std::remove(out.c_str());
+}
+
+// A kill in the middle of writing (kill_after: SIGKILL when device batch 3 starts): no
+// half-written corpus at the target, the finished chunks kept in the partial file; a plain rerun
+// is refused, --resume finishes it, and the result equals an uninterrupted run, case for case.
+TEST(RecordFaults, AKilledRunLeavesNoHalfCorpusAndResumes) {
+  if (!has_command("record")) GTEST_SKIP() << "numprobe built without record (no MPFR)";
+  for (const std::string name : {"killed.tcc", "killed.tcc.gz"}) {
+    const bool gz = name.size() > 3 && name.substr(name.size() - 3) == ".gz";
+    const std::string out = temp_path(name), whole = temp_path("whole_" + name);
+    const std::string partial = gz ? temp_path("killed.tcc.partial.gz") : out + ".partial";
+    for (const std::string& f : {out, whole, partial}) std::remove(f.c_str());
+    auto text = [&](const std::string& f) { return gz ? gunzip(f) : read_file(f); };
+
+    ASSERT_EQ(record("sm_90", "--out " + whole).status, 0);
+    auto r = record("sm_90,kill_after=2", "--out " + out);
+    EXPECT_EQ(r.status, 128 + 9) << r.output;  // SIGKILL
+    EXPECT_FALSE(exists(out)) << name;
+    ASSERT_TRUE(exists(partial)) << name;
+    EXPECT_EQ(count_of(text(partial), "# done: "), 2u) << text(partial);
+
+    r = record("sm_90", "--out " + out);
+    EXPECT_NE(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("give --resume"), std::string::npos) << r.output;
+    r = record("sm_90", "--seed 2 --resume --out " + out);  // another seed: not the same recording
+    EXPECT_NE(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("recorded by another command"), std::string::npos) << r.output;
+
+    r = record("sm_90", "--resume --out " + out);
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("40 cases kept"), std::string::npos) << r.output;
+    EXPECT_FALSE(exists(partial));
+    EXPECT_EQ(case_lines(text(out)), case_lines(text(whole))) << name;
+    EXPECT_EQ(count_of(case_lines(text(out)), "\n"), 120u);
+    r = numprobe("replay " + out);
+    EXPECT_NE(r.output.find("120 passed, 0 failed"), std::string::npos) << r.output;
+    for (const std::string& f : {out, whole}) std::remove(f.c_str());
+  }
+}
+
+// A full disk (a file-size limit plays it: writes past it fail with EFBIG; SIGXFSZ ignored): a
+// clear error, no corpus at the target, the finished chunks kept; with room again, --resume
+// completes it.
+TEST(RecordFaults, AFullDiskFailsClearlyAndResumes) {
+  if (!has_command("record")) GTEST_SKIP() << "numprobe built without record (no MPFR)";
+  const std::string out = temp_path("full.tcc");
+  for (const std::string& f : {out, out + ".partial"}) std::remove(f.c_str());
+  auto r = record("sm_90", "--out " + out, "trap '' XFSZ; ulimit -f 16; ");
+  EXPECT_NE(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("write failed on '" + out + ".partial'"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--resume"), std::string::npos) << r.output;
+  EXPECT_FALSE(exists(out));
+  const std::string kept = read_file(out + ".partial");
+  EXPECT_GE(count_of(kept, "# done: "), 1u) << kept;
+  r = record("sm_90", "--resume --out " + out);
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(count_of(read_file(out), "\nsm_90 "), 120u);
+  std::remove(out.c_str());
+}
+
+// /dev/full as the target: written in place (not a regular file), the error reported.
+TEST(RecordFaults, DevFullIsAClearError) {
+  if (!has_command("record")) GTEST_SKIP() << "numprobe built without record (no MPFR)";
+  const auto r = record("sm_90", "--out /dev/full");
+  EXPECT_NE(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("write failed on '/dev/full'"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("written to"), std::string::npos) << r.output;
+}

@@ -284,6 +284,7 @@ InputClass input_class(const Instruction& in) {
 }
 
 const ModelRule& Model::rule_for(const Instruction& in) const {
+  check_formats(in);  // where a (possibly hand-built) instruction enters through the model
   const InputClass ic = input_class(in);
   for (const ModelRule& r : rules)
     if ((!r.family || *r.family == in.family) && (!r.inputs || *r.inputs == ic) &&

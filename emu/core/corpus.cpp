@@ -4,6 +4,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <array>
 #include <cstdio>
 #include <cstring>
@@ -225,6 +226,11 @@ CorpusReader::Status CorpusReader::next(CorpusCase& out, std::string& why) {
   }
 }
 
+namespace {
+// Why the last write failed (ENOSPC, EFBIG, EIO, ...), as the system says; callers clear errno first.
+std::string write_error() { return errno ? std::strerror(errno) : "disk full?"; }
+}  // namespace
+
 struct CorpusWriter::Impl {
   gzFile gz = nullptr;
   std::FILE* plain = nullptr;
@@ -248,19 +254,21 @@ CorpusWriter::~CorpusWriter() {
 void CorpusWriter::close() {
   // gzip and stdio buffer: a full disk is often reported only here.
   bool ok = true;
+  errno = 0;
   if (impl_->gz) ok = gzclose(impl_->gz) == Z_OK;
   if (impl_->plain) ok = std::ferror(impl_->plain) == 0 && std::fclose(impl_->plain) == 0 && ok;
   impl_->gz = nullptr;
   impl_->plain = nullptr;
-  if (!ok) throw std::runtime_error("write failed on '" + impl_->path + "' (disk full?)");
+  if (!ok) throw std::runtime_error("write failed on '" + impl_->path + "': " + write_error());
 }
 
 void CorpusWriter::write(const std::string& line) {
   if (!impl_->gz && !impl_->plain) throw std::logic_error("CorpusWriter: write after close");
   const std::string s = line + "\n";
+  errno = 0;
   const bool ok = impl_->gz ? gzwrite(impl_->gz, s.data(), static_cast<unsigned>(s.size())) == static_cast<int>(s.size())
                             : std::fwrite(s.data(), 1, s.size(), impl_->plain) == s.size();
-  if (!ok) throw std::runtime_error("write failed on '" + impl_->path + "'");
+  if (!ok) throw std::runtime_error("write failed on '" + impl_->path + "': " + write_error());
 }
 
 void CorpusWriter::comment(const std::string& text) {
@@ -269,8 +277,9 @@ void CorpusWriter::comment(const std::string& text) {
 }
 
 void CorpusWriter::flush() {
+  errno = 0;
   const bool ok = impl_->gz ? gzflush(impl_->gz, Z_SYNC_FLUSH) == Z_OK : std::fflush(impl_->plain) == 0;
-  if (!ok) throw std::runtime_error("write failed on '" + impl_->path + "' (disk full?)");
+  if (!ok) throw std::runtime_error("write failed on '" + impl_->path + "': " + write_error());
 }
 
 ReplayTally replay_file(const std::string& path, const Model* override_model,

@@ -317,16 +317,21 @@ std::uint32_t mma_element_reference(const DatapathParams& p, const Instruction& 
 
 std::uint32_t mma_element(const DatapathParams& p, const Instruction& in, std::span<const std::uint32_t> a,
                           std::span<const std::uint32_t> b, std::uint32_t c) {
-  // One compiled plan per thread, kept while callers repeat the same (params, instruction).
+  // One compiled plan per thread, kept while callers repeat the same (params, instruction). Every
+  // field the plan reads is compared: a hand-built instruction may reuse a catalog name.
   thread_local std::optional<MmaPlan> plan;
-  if (!plan || plan->instruction.name != in.name || plan->instruction.c_type != in.c_type || !(plan->params == p))
-    plan = compile_plan(p, in);
+  const auto same = [&](const Instruction& x) {
+    return x.name == in.name && x.k == in.k && x.a_type == in.a_type && x.b_type == in.b_type && x.c_type == in.c_type &&
+           x.d_type == in.d_type && x.scale_block == in.scale_block && x.scale_type == in.scale_type;
+  };
+  if (!plan || !same(plan->instruction) || !(plan->params == p)) plan = compile_plan(p, in);
   return mma_element(*plan, a, b, c);
 }
 
 std::uint32_t mma_element(const Model& m, const Instruction& in, std::span<const std::uint32_t> a,
                           std::span<const std::uint32_t> b, std::uint32_t c, std::span<const std::uint32_t> scale_a,
                           std::span<const std::uint32_t> scale_b) {
+  check_formats(in);  // this entry point has no plan to check them
   return mma_element_reference(m.params_for(in), in, a, b, c, scale_a, scale_b);
 }
 

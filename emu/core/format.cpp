@@ -159,16 +159,22 @@ std::uint32_t round_pack(Format f, bool sign, unsigned __int128 magnitude, int e
   const FormatSpec& s = spec(f);
   sign = sign && s.is_signed;
   if (magnitude == 0 && !sticky) return zero_bits(f, sign);  // ue8m0: its smallest value
-  // 1. Quantum of the result: ulp of the leading bit, or of the subnormal range.
-  const int lead = magnitude ? exponent + bit_length(magnitude) - 1 : exponent - 1;
-  const int quantum = std::max(lead, s.emin()) - s.frac_bits;
+  // 1. Quantum of the result: ulp of the leading bit, or of the subnormal range. In 64 bits:
+  // every int exponent is a value (near INT_MAX it overflows the format, near INT_MIN it is below
+  // its smallest), and the sums below must not wrap.
+  const std::int64_t lead = magnitude ? std::int64_t{exponent} + bit_length(magnitude) - 1 : std::int64_t{exponent} - 1;
+  if (lead > s.emax()) {  // beyond the largest binade, whatever the rounding does below it
+    const bool overflow_to_inf = mode == Rounding::nearest_even && !satfinite;
+    return overflow_to_inf ? infinity_bits(f, sign) : max_finite_bits(f, sign);
+  }
+  const std::int64_t quantum = std::max<std::int64_t>(lead, s.emin()) - s.frac_bits;
   // 2. Shift the magnitude to that quantum, collecting round and sticky bits.
   unsigned __int128 kept = 0;
   bool round_bit = false;
   if (exponent >= quantum) {
     kept = magnitude << (exponent - quantum);  // exact; fits since lead <= quantum + frac_bits
   } else {
-    const int shift = quantum - exponent;
+    const std::int64_t shift = quantum - exponent;
     if (shift > 128) {
       sticky = sticky || magnitude != 0;
     } else if (shift == 128) {
@@ -184,7 +190,7 @@ std::uint32_t round_pack(Format f, bool sign, unsigned __int128 magnitude, int e
   // 3. Round.
   if (mode == Rounding::nearest_even && round_bit && (sticky || (kept & 1))) ++kept;
   // 4. Renormalise a carry out of the top (also subnormal -> min normal, which needs nothing).
-  int q = quantum;
+  auto q = static_cast<int>(quantum);  // within emin - frac_bits .. emax - frac_bits
   if (kept >> (s.frac_bits + 1)) {
     kept >>= 1;
     ++q;

@@ -110,6 +110,7 @@ static std::vector<std::uint32_t> gemm_impl(const Model& model, const Instructio
                                      const std::vector<std::uint32_t>& c, const BlockScales* scales,
                                      const GemmOptions& opt) {
   // --- Validation ---------------------------------------------------------------------------
+  check_formats(in);  // once: storage_mask, decode and the kernels index the format table unchecked
   if (in.k <= 0) fail(in, "instruction has k = " + std::to_string(in.k));
   if (m < 0 || n < 0) fail(in, "M and N must not be negative (M = " + std::to_string(m) + ", N = " + std::to_string(n) + ")");
   if (k <= 0) fail(in, "K must be positive (K = " + std::to_string(k) + ")");
@@ -146,16 +147,13 @@ static std::vector<std::uint32_t> gemm_impl(const Model& model, const Instructio
   }
 
   const int ik = in.k;
-  const int steps = (k + ik - 1) / ik;
+  const int steps = (k - 1) / ik + 1;  // not (k + ik - 1) / ik: that wraps for K near INT_MAX
   const std::string steps_text = std::to_string(steps) + " (K = " + std::to_string(k) + ", in.k = " + std::to_string(ik) + ")";
 
-  std::vector<int> order(static_cast<std::size_t>(steps));
-  if (opt.k_order.empty()) {
-    std::iota(order.begin(), order.end(), 0);
-  } else {
-    if (opt.k_order.size() != order.size())
+  if (!opt.k_order.empty()) {
+    if (opt.k_order.size() != static_cast<std::size_t>(steps))
       fail(in, "k_order has " + std::to_string(opt.k_order.size()) + " entries, expected one per k-step: " + steps_text);
-    std::vector<bool> seen(order.size(), false);
+    std::vector<bool> seen(opt.k_order.size(), false);
     for (std::size_t t = 0; t < opt.k_order.size(); ++t) {
       const int s = opt.k_order[t];
       if (s < 0 || s >= steps)
@@ -165,14 +163,17 @@ static std::vector<std::uint32_t> gemm_impl(const Model& model, const Instructio
         fail(in, "k_order is not a permutation: step " + std::to_string(s) + " appears twice");
       seen[static_cast<std::size_t>(s)] = true;
     }
-    order = opt.k_order;
   }
   if (opt.split_k < 1 || opt.split_k > steps)
     fail(in, "split_k = " + std::to_string(opt.split_k) + " must be in 1..steps, steps = " + steps_text);
 
   const DatapathParams& params = model.params_for(in);  // once per call; throws if no rule
   std::vector<std::uint32_t> d(M * N);
-  if (M == 0 || N == 0) return d;
+  if (M == 0 || N == 0) return d;  // before anything sized by K: an empty D needs none of it
+
+  std::vector<int> order(static_cast<std::size_t>(steps));
+  if (opt.k_order.empty()) std::iota(order.begin(), order.end(), 0);
+  else order = opt.k_order;
 
   const std::size_t Kp = static_cast<std::size_t>(steps) * static_cast<std::size_t>(ik);  // K padded with zeros
   const std::uint32_t a_zero = zero_bits(in.a_type, false), b_zero = zero_bits(in.b_type, false);

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 #include <tuple>
+#include <utility>
 
 namespace tcnum {
 namespace {
@@ -188,6 +189,18 @@ std::string strip_suffixes(std::string_view name) {
 }  // namespace
 
 std::vector<int> known_archs() { return {kArchs.begin(), kArchs.end()}; }
+
+void check_formats(const Instruction& in) {
+  const std::pair<const char*, Format> fields[] = {
+      {"a_type", in.a_type}, {"b_type", in.b_type}, {"c_type", in.c_type}, {"d_type", in.d_type}, {"scale_type", in.scale_type}};
+  for (const auto& [field, f] : fields) {
+    try {
+      check_format(f);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(in.name + ": " + field + ": " + e.what());
+    }
+  }
+}
 
 int parse_arch(std::string_view arch) {
   std::string_view digits = arch;

@@ -108,6 +108,9 @@ std::vector<int> product_schedule(const DatapathParams& p, int k) {
 }
 
 MmaPlan compile_plan(const DatapathParams& p, const Instruction& in) {
+  check_formats(in);  // once here: the per-element code indexes the format table unchecked
+  check_format(p.block_format);
+  if (p.unpack_format) check_format(*p.unpack_format);
   if (in.k <= 0) invalid(in, "k must be positive");
   if (p.frac_bits < 0 || p.frac_bits > 688) invalid(in, "model frac_bits out of range 0..688");
   if (p.k_passes < 1 || p.pass_interleave < 1 || p.k_passes > in.k || p.pass_interleave > in.k ||

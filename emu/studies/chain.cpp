@@ -296,6 +296,9 @@ std::uint64_t trial_seed(std::uint64_t seed, int trial) {
 }
 
 double relative_l2_error(std::span<const double> low, std::span<const double> ref) {
+  if (low.size() != ref.size())
+    throw std::invalid_argument("relative_l2_error: the result has " + std::to_string(low.size()) +
+                                " values and the reference " + std::to_string(ref.size()));
   double num = 0, den = 0;
   for (std::size_t i = 0; i < low.size(); ++i) {
     if (!std::isfinite(low[i])) return std::numeric_limits<double>::quiet_NaN();

@@ -4,6 +4,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "simulated_device.hpp"
+
 #ifdef TCNUM_HAVE_CUDA
 #include "tcnum/probes/device.hpp"
 #endif
@@ -41,9 +43,11 @@ std::uint64_t stream_seed(std::uint64_t seed, const std::string& instr, const st
   return h;
 }
 
+namespace {
+
 #ifdef TCNUM_HAVE_CUDA
-std::vector<std::uint32_t> run_on_device(const tcnum::Instruction& in, const std::vector<tcnum::GeneratedCase>& cases,
-                                         bool both_a_sources) {
+std::vector<std::uint32_t> run_on_gpu(const tcnum::Instruction& in, const std::vector<tcnum::GeneratedCase>& cases,
+                                      bool both_a_sources) {
   std::vector<tcnum::device::Case> dc;
   dc.reserve(cases.size());
   for (const auto& g : cases) dc.push_back({g.a, g.b, g.c});
@@ -63,28 +67,57 @@ std::vector<std::uint32_t> run_on_device(const tcnum::Instruction& in, const std
   return d;
 }
 
-int device_sm() {
+int gpu_sm() {
   std::string why;
   if (!tcnum::device::available(&why)) throw std::runtime_error("no usable GPU: " + why);
   return tcnum::device::info().sm;
 }
 
-std::string device_description() {
+std::string gpu_description() {
   std::string why;
   if (!tcnum::device::available(&why)) return "no GPU: " + why;
   const auto info = tcnum::device::info();
   return info.name + ", sm_" + std::to_string(info.sm) + ", driver " + info.driver + ", CUDA runtime " + info.runtime;
 }
 #else
-std::vector<std::uint32_t> run_on_device(const tcnum::Instruction&, const std::vector<tcnum::GeneratedCase>&, bool) {
+std::vector<std::uint32_t> run_on_gpu(const tcnum::Instruction&, const std::vector<tcnum::GeneratedCase>&, bool) {
   throw std::runtime_error("this numprobe was built without CUDA: --backend device and record need a build "
                            "with the CUDA toolkit (see docs/probes.md)");
 }
-std::string device_description() { return "no GPU: numprobe was built without CUDA"; }
-int device_sm() {
+std::string gpu_description() { return "no GPU: numprobe was built without CUDA"; }
+int gpu_sm() {
   throw std::runtime_error("this numprobe was built without CUDA: the device backend needs a build with the "
                            "CUDA toolkit (see docs/probes.md)");
 }
 #endif
+
+}  // namespace
+
+std::vector<std::uint32_t> run_on_device(const tcnum::Instruction& in, const std::vector<tcnum::GeneratedCase>& cases,
+                                         bool both_a_sources) {
+  if (const auto sim = simulated_device()) return run_simulated(*sim, in, cases);
+  return run_on_gpu(in, cases, both_a_sources);
+}
+
+int device_sm() {
+  const auto sim = simulated_device();
+  const int sm = sim ? sim->sm : gpu_sm();
+  // A GPU newer (or other) than the catalog: no instruction list and no model to check it with.
+  try {
+    tcnum::parse_arch("sm_" + std::to_string(sm));
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error("the GPU (" + device_description() + ") has an architecture tcnum does not know: " +
+                             e.what() + ". Nothing was run: add the architecture to the catalog and a model first "
+                             "(docs/models.md).");
+  }
+  return sm;
+}
+
+std::string device_description() {
+  if (const auto sim = simulated_device())
+    return "SIMULATED sm_" + std::to_string(sim->sm) + " (TCNUM_SIMULATED_DEVICE=" + sim->setting +
+           "; built-in model results, not hardware data)";
+  return gpu_description();
+}
 
 }  // namespace numprobe

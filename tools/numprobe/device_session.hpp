@@ -19,11 +19,14 @@ std::uint64_t stream_seed(std::uint64_t seed, const std::string& instr, const st
 
 // Runs cases on the GPU (throws tcnum::device::DeviceError, or std::runtime_error when
 // numprobe was built without CUDA). For wgmma with `both_a_sources`, runs A from shared
-// memory and from registers and throws if the two ever differ.
+// memory and from registers and throws if the two ever differ. With TCNUM_SIMULATED_DEVICE set
+// (simulated_device.hpp, for fault tests), the emulator plays the GPU in all three functions.
 std::vector<std::uint32_t> run_on_device(const tcnum::Instruction& in, const std::vector<tcnum::GeneratedCase>& cases,
                                          bool both_a_sources);
 
 std::string device_description();  // name, sm, driver, runtime; or why there is none
-int device_sm();                    // the GPU's architecture (90 for Hopper); throws if there is none
+// The GPU's architecture (90 for Hopper); throws std::runtime_error if there is none or tcnum
+// does not know its architecture (no catalog, no model: nothing it recorded could be checked).
+int device_sm();
 
 }  // namespace numprobe

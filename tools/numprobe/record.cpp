@@ -1,13 +1,12 @@
-// numprobe record: run generated cases on the GPU and write them as corpus lines.
-#include <chrono>
+// numprobe record: run generated cases on the GPU and write them as corpus lines. The corpus is
+// written chunk by chunk (one instruction and distribution) to a partial file that becomes the
+// target only when complete; a killed run continues with --resume (partial_corpus.hpp).
 #include <iostream>
 
 #include "commands.hpp"
 #include "device_session.hpp"
+#include "partial_corpus.hpp"
 #include "tcnum/core/corpus.hpp"
-#ifdef TCNUM_HAVE_CUDA
-#include "tcnum/probes/device.hpp"
-#endif
 
 namespace numprobe {
 namespace {
@@ -17,43 +16,57 @@ struct RecordOptions {
   std::size_t cases = 1000;
   std::uint64_t seed = 1;
   std::vector<int> wgmma_n{8, 64, 256};
-  std::string command_line;
+  bool force = false, resume = false;
+  std::string command_line;  // what determines the content: no --force, --resume
 };
 
-int run_record([[maybe_unused]] const RecordOptions& o) {
-#ifndef TCNUM_HAVE_CUDA
-  throw std::runtime_error("numprobe was built without CUDA; record needs a GPU build (docs/probes.md)");
-#else
-  std::string why;
-  if (!tcnum::device::available(&why)) throw std::runtime_error("no usable GPU: " + why);
-  const auto info = tcnum::device::info();
-  const std::string arch = "sm_" + std::to_string(info.sm);
-  const auto instrs = select_instructions(o.instr, info.sm, o.wgmma_n);
-  const auto dists = select_distributions(o.dist);
-  tcnum::CorpusWriter w(o.out);
-  w.comment("recorded by numprobe record on " + device_description() + "\ncommand: " + o.command_line +
-            "\nseed " + std::to_string(o.seed) + "; wgmma cases ran with A from shared memory and from registers "
-            "(identical results required)");
-  std::size_t total = 0;
+void record_chunks(const RecordOptions& o, const std::string& arch, const std::vector<tcnum::Instruction>& instrs,
+                   const std::vector<std::string>& dists, PartialCorpus& corpus, std::size_t& total) {
   ProgressLine line("record");
   const std::uint64_t planned = static_cast<std::uint64_t>(instrs.size() * dists.size() * o.cases);
   for (const auto& in : instrs) {
     for (const auto& dist : dists) {
+      const std::string chunk = in.name + " " + dist;
+      if (corpus.done(chunk)) continue;
       const auto cases = tcnum::generate(in, dist, o.cases, stream_seed(o.seed, in.name, dist));
       const auto d = run_on_device(in, cases, true);
-      w.comment(in.name + " " + dist + " " + std::to_string(cases.size()) + " cases");
+      std::vector<std::string> lines{"# " + chunk + " " + std::to_string(cases.size()) + " cases"};
       for (std::size_t i = 0; i < cases.size(); ++i)
-        w.write(tcnum::format_case_line(arch, in, cases[i].a, cases[i].b, cases[i].c, d[i], cases[i].scale_a, cases[i].scale_b));
+        lines.push_back(tcnum::format_case_line(arch, in, cases[i].a, cases[i].b, cases[i].c, d[i], cases[i].scale_a,
+                                                  cases[i].scale_b));
+      corpus.write_chunk(chunk, lines);
       total += cases.size();
-      line.update(total, planned, "cases", -1, -1, in.name + " " + dist);
+      line.update(total, planned, "cases", -1, -1, chunk);
     }
   }
   line.update(total, planned, "cases", -1, -1, "", true);
   line.finish();
-  w.close();
+  corpus.commit();
+}
+
+int run_record(const RecordOptions& o) {
+  const int sm = device_sm();
+  const std::string arch = "sm_" + std::to_string(sm);
+  const auto instrs = select_instructions(o.instr, sm, o.wgmma_n);
+  const auto dists = select_distributions(o.dist);
+  // Creates nothing yet: a run that fails before its first chunk leaves no file.
+  PartialCorpus corpus(o.out, arch + " " + o.command_line, o.force, o.resume);
+  if (corpus.resumed())
+    std::cerr << "resuming " << corpus.partial_path() << ": " << corpus.resumed_cases() << " cases kept\n";
+  else
+    corpus.comment("recorded by numprobe record on " + device_description() + "\ncommand: " + o.command_line +
+                   "\nseed " + std::to_string(o.seed) + "; wgmma cases ran with A from shared memory and from registers "
+                   "(identical results required)");
+  std::size_t total = corpus.resumed_cases();
+  try {
+    record_chunks(o, arch, instrs, dists, corpus, total);
+  } catch (const std::runtime_error& e) {  // a write error (full disk), a device error
+    if (corpus.in_place()) throw;
+    throw std::runtime_error(std::string(e.what()) + "\nthe finished chunks are kept in '" + corpus.partial_path() +
+                             "': run the same command with --resume to continue");
+  }
   std::cout << total << " cases from " << instrs.size() << " instructions written to " << o.out << "\n";
   return 0;
-#endif
 }
 
 }  // namespace
@@ -68,7 +81,9 @@ void register_record(CLI::App& app, Status& status) {
       ->check(CLI::Range(1, 100000000));
   add_seed_option(cmd, o->seed, "seed (same seed, same inputs)");
   cmd->add_option("--wgmma-n", o->wgmma_n, "wgmma N values probed by --instr all")->delimiter(',')->capture_default_str();
-  cmd->add_option("--out", o->out, "corpus file (.tcc or .tcc.gz)")->required();
+  cmd->add_option("--out", o->out, "corpus file (.tcc or .tcc.gz); written as OUT.partial until complete")->required();
+  cmd->add_flag("--force", o->force, "overwrite an existing corpus (and discard an interrupted recording)");
+  cmd->add_flag("--resume", o->resume, "continue the interrupted recording in OUT.partial (same options)");
   cmd->footer(
       "Examples (GPU):\n"
       "  numprobe record --instr all --dist all --cases 2000 --seed 1 --out h100.tcc.gz\n"
@@ -76,8 +91,11 @@ void register_record(CLI::App& app, Status& status) {
       "  tools/record_h100.sh build/tools/numprobe h100-new   (the recipe of corpora/h100)\n"
       "The same seed gives the same inputs; the file records the command line.");
   cmd->callback([o, &status] {
+    std::string wgmma_n;
+    for (int n : o->wgmma_n) wgmma_n += (wgmma_n.empty() ? "" : ",") + std::to_string(n);
     o->command_line = "numprobe record --instr " + o->instr + " --dist " + o->dist + " --cases " +
-                      std::to_string(o->cases) + " --seed " + std::to_string(o->seed) + " --out " + o->out;
+                      std::to_string(o->cases) + " --seed " + std::to_string(o->seed) + " --wgmma-n " + wgmma_n +
+                      " --out " + o->out;
     status.code = run_record(*o);
   });
 }

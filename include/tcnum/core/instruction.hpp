@@ -48,6 +48,11 @@ class UnknownInstruction : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+// Rejects an Instruction with a Format field outside the enum (hand-built or read from bad
+// memory) with std::invalid_argument naming the field. compile_plan and gemm call it once per
+// call, so that the per-element code can index the format table unchecked.
+void check_formats(const Instruction& in);
+
 // Architectures as numbers: "sm_90" -> 90, "sm_90a" -> 90. Throws on anything else.
 int parse_arch(std::string_view arch);
 std::vector<int> known_archs();

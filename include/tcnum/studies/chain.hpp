@@ -131,6 +131,7 @@ std::vector<Point> summarize(const Result& r);
 
 // Relative L2 error of Sun et al.'s equation 1: ||low - ref||_2 / ||low||_2 (the denominator is
 // the low-precision result, as in the paper). NaN when `low` holds a non-finite value.
+// std::invalid_argument when the spans differ in length.
 double relative_l2_error(std::span<const double> low, std::span<const double> ref);
 
 // The seed of one trial's generator (SplitMix64 of seed and trial).

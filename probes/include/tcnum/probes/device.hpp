@@ -16,6 +16,14 @@ class DeviceError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The device had no memory for a batch's buffers (another process holds it). The runner first
+// shrinks the batch (halving it down to one tile, probes/shrink_to_fit.hpp); this escapes only
+// when not even one tile fits.
+class DeviceOutOfMemory : public DeviceError {
+ public:
+  using DeviceError::DeviceError;
+};
+
 // One dot-product case: K raw elements of one row of A and one column of B, and C.
 struct Case {
   std::vector<std::uint32_t> a;
