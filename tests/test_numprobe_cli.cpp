@@ -202,6 +202,26 @@ TEST(NumprobeOptions, SubcommandsRejectTheOtherKindOfOp) {
   EXPECT_NE(p.output.find("numprobe features --op align"), std::string::npos) << p.output;
 }
 
+// Blackwell: the feature tests run on FP4 (the dense kind, no anomaly: exit status 0) and on a
+// block-scaled kind given by name; fuzz refuses the block-scaled kinds (no scale generator) with
+// the reason, before running anything.
+TEST(BlackwellCli, FeaturesRunOnFp4AndFuzzRefusesBlockScaledKinds) {
+  if (has_command("features")) {
+    const auto f = numprobe("features --dtype e2m1 --arch sm_120 --op all");
+    EXPECT_EQ(f.status, 0) << f.output;
+    EXPECT_NE(f.output.find("kind::f8f6f4"), std::string::npos) << f.output;
+    const auto s = numprobe("features --arch sm_120 --op scale --instr "
+                            "mma.m16n8k64.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3");
+    EXPECT_EQ(s.status, 0) << s.output;
+    EXPECT_NE(s.output.find("per group"), std::string::npos) << s.output;
+  }
+  const std::string model = write_file("sm120.json", numprobe("list --arch sm_120 --model", false).output);
+  const auto z = numprobe("fuzz --backend emu --device-model " + model + " --arch sm_120 --cases 8 --out " +
+                          temp_path("fuzz-refused") + " --instr mma.m16n8k64.kind::mxf4.block_scale.scale_vec::2X.f32.e2m1.e2m1.f32.ue8m0");
+  EXPECT_NE(z.status, 0);
+  EXPECT_NE(z.output.find("block-scaled instructions take scale vectors"), std::string::npos) << z.output;
+}
+
 }  // namespace
 
 namespace {
