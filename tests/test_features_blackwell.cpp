@@ -58,8 +58,12 @@ TEST_P(BlackwellFeatures, EveryRecipeRunsAndAgreesOrSaysWhyNot) {
 
 TEST_P(BlackwellFeatures, FitReproducesEveryCaseItAsked) {
   const auto& [sm, in] = GetParam();
-  if (in.a_type == Format::e2m1 || in.a_type == Format::e2m3 || in.a_type == Format::e3m2)
-    GTEST_SKIP() << "FP4/FP6 products span too few binades for the blocksize recipe: the fit cannot place Kb";
+  // Known limits of the fit (docs/numprobe.md §2): e3m2 spans enough binades for the product-only
+  // probes but too few for them to reach F (only F >= 12 and Kb >= K are read); under grouped
+  // scaling (mxf4, mxf4nvf4) align reads F against the products' exponents, which those groups do
+  // not align by.
+  if (in.a_type == Format::e3m2 || (in.block_scaled() && builtin_model(sm).params_for(in).scale_group > 1))
+    GTEST_SKIP() << "outside what the fit can measure yet";
   FitOptions opt;
   opt.random_cases = 20;
   opt.features.published = false;

@@ -14,6 +14,56 @@ namespace {
 
 // align: 2^e - 2^e + 2^(e-j) in one block: the last term survives iff j <= F.
 
+// Narrow formats (FP4/FP6), where the survivor recipe of `blocksize` has no room: a large C joins the
+// first block (the C probe above proved it); two equal products at feed positions 0 and q whose sum
+// is the last bit an f32 block result keeps survive when one block holds both, and are each cut by
+// their block's rounding (RZ, or RNE's tie to even) otherwise. The first q that is cut is Kb. Needs
+// F >= 24 (the products must survive the alignment next to C) and f32 C and D.
+std::string block_size_by_rounding(Ctx& ctx, FeatureReport& r, int F) {
+  const Planner& P = ctx.P;
+  const int K = ctx.in.k;
+  if (ctx.m.block_size || F < 24 || P.fc != Format::fp32 || P.fd != Format::fp32) return "";
+  // Products 2^ep (the smallest power of two with normal factors), C = 2^(ep + 24): a block result
+  // keeps 2^(ep + 1) as its last bit, so two products together are kept and one alone is cut.
+  const int ep = P.lo;
+  const double c_value = std::ldexp(1.0, ep + 24), pair = std::ldexp(1.0, ep + 1);
+  const auto c = P.c_bits(c_value);
+  const Pair one = P.product_sig(1, 1, ep);
+  if (!c || !one) return "";
+  std::vector<GeneratedCase> cs;
+  for (int q = 1; q < K; ++q) {
+    GeneratedCase g = P.blank();
+    g.c = *c;
+    put(g, 0, one);
+    put(g, q, one);
+    cs.push_back(g);
+  }
+  const auto out = ctx.eval(cs);
+  int kb = K;  // no pair cut: one block of all K
+  bool step = true;
+  for (int q = 1; q < K; ++q) {
+    const u32 d = out[static_cast<std::size_t>(q - 1)];
+    const bool together = P.d_is(d, c_value + pair), apart = P.d_is(d, c_value);
+    if (!together && !apart) step = false;
+    if (apart && kb == K) kb = q;
+    if (together && kb != K) step = false;  // contiguous blocks: once apart, always apart
+  }
+  for (int q : {kb - 1, kb}) {
+    if (q < 1 || q >= K) continue;
+    ctx.row(r, "C = 2^" + std::to_string(ep + 24) + ", 2^" + std::to_string(ep) + " at products 0 and " + std::to_string(q),
+            cs[static_cast<std::size_t>(q - 1)], out[static_cast<std::size_t>(q - 1)],
+            q < kb ? "their sum kept: one block" : "both cut: two blocks");
+  }
+  if (!step) return "";  // not contiguous blocks of one pass: leave Kb unmeasured
+  ctx.m.block_size = kb;
+  ctx.m.block_size_at_least = kb == K;
+  ctx.m.k_passes = 1;
+  ctx.m.pass_interleave = 1;
+  r.facts.push_back({"block_size_by_rounding", static_cast<std::int64_t>(kb)});
+  return " The products span too few binades for the blocksize recipe; rounding at the block ends places Kb = " +
+         std::to_string(kb) + (kb == K ? " (all K in one block)." : ".");
+}
+
 FeatureReport recipe_align(Ctx& ctx) {
   FeatureReport r = start(ctx, "align");
   const Planner& P = ctx.P;
@@ -88,6 +138,7 @@ FeatureReport recipe_align(Ctx& ctx) {
   ctx.m.frac_bits_at_least = false;
   r.facts.push_back({"frac_bits", static_cast<std::int64_t>(F)});
   r.facts.push_back({"extra_bits_over_fp32", static_cast<std::int64_t>(F - 23)});
+  const std::string kb_note = c_unproven ? block_size_by_rounding(ctx, r, F) : "";
 
   // Second batch: how the shifted-out part goes (negative term, 0.75 quantum), and C's alignment.
   std::vector<GeneratedCase> c2;
@@ -151,7 +202,7 @@ FeatureReport recipe_align(Ctx& ctx) {
     v << "Shifted-out bits are truncated toward zero (a negative term loses magnitude; nothing is rounded at alignment).";
   else if (shifted != "unknown")
     v << "Shifted-out bits: " << shifted << ", direction " << trunc_dir << ".";
-  r.verdict = v.str();
+  r.verdict = v.str() + kb_note;
   return r;
 }
 
