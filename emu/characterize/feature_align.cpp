@@ -125,25 +125,31 @@ FeatureReport recipe_align(Ctx& ctx) {
     ctx.m.addend = AddendEntry::first_block;
     r.facts.push_back({"c_joins_first_block", true});
   }
+  // Grouped scaling (the scale recipe found scale_group > 1; unit scales here): a group of products
+  // aligns at its scales' exponent, 0, not at the products' own eS, so the last kept bit
+  // 2^(eS - j) read above is 2^(0 - F).
+  const int shift = ctx.m.scale_group.value_or(1) > 1 ? eS : 0;
   if (F == jmax) {
-    ctx.m.frac_bits = F;
+    ctx.m.frac_bits = F - shift;
     ctx.m.frac_bits_at_least = true;
-    r.facts.push_back({"frac_bits", static_cast<std::int64_t>(F)});
+    r.facts.push_back({"frac_bits", static_cast<std::int64_t>(F - shift)});
     r.facts.push_back({"frac_bits_at_least", true});
     r.verdict = "Every term down to 2^-" + std::to_string(jmax) +
-                " below the largest survived: the aligner keeps at least " + std::to_string(jmax) + " bits.";
+                " below the largest survived: the aligner keeps at least " + std::to_string(jmax - shift) + " bits.";
     return r;
   }
+  F -= shift;
   ctx.m.frac_bits = F;
   ctx.m.frac_bits_at_least = false;
   r.facts.push_back({"frac_bits", static_cast<std::int64_t>(F)});
   r.facts.push_back({"extra_bits_over_fp32", static_cast<std::int64_t>(F - 23)});
+  if (shift) r.facts.push_back({"aligned_at_scale_exponent", true});
   const std::string kb_note = c_unproven ? block_size_by_rounding(ctx, r, F) : "";
 
   // Second batch: how the shifted-out part goes (negative term, 0.75 quantum), and C's alignment.
   std::vector<GeneratedCase> c2;
   std::vector<std::string> what;
-  if (!small_in_c && eS - F - 2 >= tlo) {
+  if (!small_in_c && !shift && eS - F - 2 >= tlo) {
     GeneratedCase g = P.blank();
     put(g, B0[0], big);
     put(g, B0[1], bign);
@@ -158,7 +164,7 @@ FeatureReport recipe_align(Ctx& ctx) {
   const int eC = std::min(eS, spec(P.fc).emax());
   const auto Cbig = P.c_bits(std::ldexp(1.0, eC));
   const Pair Cneg = P.product_sig(1, 1, eC, true);
-  if (Cbig && Cneg && eC - F - 1 >= tlo && ctx.m.addend == AddendEntry::first_block) {
+  if (Cbig && Cneg && !shift && eC - F - 1 >= tlo && ctx.m.addend == AddendEntry::first_block) {
     for (int j : {F, F + 1}) {
       GeneratedCase g = P.blank();
       g.c = *Cbig;
