@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "tcnum/core/plan.hpp"
 #include "tcnum/core/dot.hpp"
 #include "tcnum/reference/generators.hpp"
 #include "tcnum/core/model.hpp"
@@ -72,18 +73,8 @@ constexpr ModelCase kBlocked[] = {
     {100, "tcgen05.mma.m64n8k16.f32.bf16.bf16"},
 };
 
-// Products per block (a block never straddles two passes).
-int block_of(const DatapathParams& p, const Instruction& in) {
-  const int pass_len = in.k / p.k_passes;
-  return p.block_size <= 0 ? pass_len : std::min(p.block_size, pass_len);
-}
-
-// The block that product i belongs to (passes take interleaved products, docs/models.md).
-int block_id(const DatapathParams& p, const Instruction& in, int i) {
-  const int pass = (i / p.pass_interleave) % p.k_passes;
-  const int rank = (i / (p.pass_interleave * p.k_passes)) * p.pass_interleave + i % p.pass_interleave;
-  return pass * (in.k / p.k_passes) + rank / block_of(p, in) * block_of(p, in);
-}
+// Products per block (a block never straddles two passes): the datapath's schedule.
+int block_of(const DatapathParams& p, const Instruction& in) { return block_length(p, in.k); }
 
 // Applies a permutation of positions to a and b.
 void permute(PickedCase& pc, const std::vector<int>& perm) {
@@ -111,11 +102,7 @@ std::vector<int> pick_block_permutation(const std::vector<int>& block_of_pos) {
   return perm;
 }
 
-std::vector<int> blocks_of(const DatapathParams& p, const Instruction& in) {
-  std::vector<int> ids(in.k);
-  for (int i = 0; i < in.k; ++i) ids[i] = block_id(p, in, i);
-  return ids;
-}
+std::vector<int> blocks_of(const DatapathParams& p, const Instruction& in) { return product_blocks(p, in.k); }
 
 }  // namespace
 
@@ -199,6 +186,35 @@ RC_GTEST_PROP(DatapathLaws, SingleProductIsCorrectlyRounded, ()) {
   const std::uint32_t got = mma_element(exact_params(), in, pc.a, pc.b, pc.c);
   RC_LOG() << show(in, pc) << std::hex << " want " << want << " got " << got << "\n";
   RC_ASSERT(got == want);
+}
+
+// (b') The schedule: a permutation of 0..K-1, pass by pass (pass p takes the products k with
+// (k / interleave) % passes == p, ascending), cut into equal blocks that never straddle a pass.
+TEST(DatapathLaws, ProductScheduleIsPassByPassAndBlocksAreEqual) {
+  for (int k : {4, 8, 16, 32, 64})
+    for (int passes : {1, 2, 4})
+      for (int il : {1, 2, 4, 8})
+        for (int bs : {0, 1, 2, 4, 8, 16, 64}) {
+          if (k % (passes * il) != 0) continue;
+          DatapathParams p;
+          p.k_passes = passes, p.pass_interleave = il, p.block_size = bs;
+          const std::vector<int> order = product_schedule(p, k);
+          const std::vector<int> ids = product_blocks(p, k);
+          const int len = block_length(p, k);
+          if ((k / passes) % len != 0) continue;
+          ASSERT_EQ(static_cast<int>(order.size()), k);
+          std::vector<int> seen(k, 0);
+          for (int j = 0; j < k; ++j) {
+            ++seen[order[j]];
+            const int pass = j / (k / passes);
+            EXPECT_EQ((order[j] / il) % passes, pass) << "k " << k << " passes " << passes << " il " << il;
+            if (j > 0 && j % (k / passes) != 0) EXPECT_LT(order[j - 1], order[j]);
+            EXPECT_EQ(ids[order[j]], j / len);
+            EXPECT_EQ(j / len * len / (k / passes), pass);  // a block's first product shares its pass
+          }
+          EXPECT_EQ(seen, std::vector<int>(k, 1));
+          EXPECT_EQ(len, bs <= 0 ? k / passes : std::min(bs, k / passes));
+        }
 }
 
 // (c) Products are fused per block: their order inside a block cannot matter.

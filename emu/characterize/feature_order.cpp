@@ -18,7 +18,7 @@ namespace {
 
 // The order in which products are fed and how they are cut into blocks: `passes` chained
 // passes (pass p takes the k with (k / interleave) % passes == p, in order), each cut into
-// blocks of kb; mirrors the datapath's k_passes / pass_interleave / block_size.
+// blocks of kb: the datapath's k_passes / pass_interleave / block_size.
 struct Structure {
   int passes = 1, interleave = 1, kb = 1;
 };
@@ -29,15 +29,13 @@ bool valid(int K, const Structure& s) {
   return s.kb >= 1 && s.kb <= pass_len && pass_len % s.kb == 0;
 }
 
-// Block number of every product position.
+// Block number of every product position: the datapath's own schedule (tcnum/core/plan.hpp).
 std::vector<int> block_ids(int K, const Structure& s) {
-  std::vector<int> order;
-  for (int pass = 0; pass < s.passes; ++pass)
-    for (int i = 0; i < K; ++i)
-      if ((i / s.interleave) % s.passes == pass) order.push_back(i);
-  std::vector<int> id(K);
-  for (int j = 0; j < K; ++j) id[order[j]] = j / s.kb;
-  return id;
+  DatapathParams p;
+  p.k_passes = s.passes;
+  p.pass_interleave = s.interleave;
+  p.block_size = s.kb;
+  return product_blocks(p, K);
 }
 
 // Candidate structures, preferred first: one pass (blocks of kb), then interleaved passes.

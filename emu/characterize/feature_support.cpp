@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "features_internal.hpp"
+#include "tcnum/core/plan.hpp"
 #include "tcnum/core/corpus.hpp"
 #include "tcnum/core/dot.hpp"
 
@@ -169,27 +170,27 @@ DatapathParams Ctx::params() const {
   return p;
 }
 
+// The datapath's schedule under the structure measured so far (one block of all K before the
+// order recipe ran).
+DatapathParams Ctx::measured_structure() const {
+  DatapathParams p;
+  p.k_passes = m.k_passes.value_or(1);
+  p.pass_interleave = m.pass_interleave.value_or(1);
+  p.block_size = m.block_size.value_or(0);
+  return p;
+}
+
 std::vector<int> Ctx::block(int b) const {
-  const int K = in.k;
-  const int passes = m.k_passes.value_or(1), il = m.pass_interleave.value_or(1);
-  const int pass_len = K / passes;
-  const int kb = m.block_size ? std::min(*m.block_size, pass_len) : pass_len;
-  std::vector<int> order;
-  for (int pass = 0; pass < passes; ++pass)
-    for (int i = 0; i < K; ++i)
-      if ((i / il) % passes == pass) order.push_back(i);
-  const int blocks = K / kb;
+  const DatapathParams p = measured_structure();
+  const std::vector<int> order = product_schedule(p, in.k);
+  const int kb = block_length(p, in.k);
+  const int blocks = in.k / kb;
   if (b < 0) b += blocks;
   if (b < 0 || b >= blocks) return {};
   return std::vector<int>(order.begin() + b * kb, order.begin() + (b + 1) * kb);
 }
 
-int Ctx::block_count() const {
-  const int passes = m.k_passes.value_or(1);
-  const int pass_len = in.k / passes;
-  const int kb = m.block_size ? std::min(*m.block_size, pass_len) : pass_len;
-  return in.k / kb;
-}
+int Ctx::block_count() const { return in.k / block_length(measured_structure(), in.k); }
 
 const char* rounding_words(Rounding r) {
   return r == Rounding::toward_zero ? "round toward zero (truncation)" : "round to nearest, ties to even";

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "tcnum/core/plan.hpp"
 #include "tcnum/characterize/features.hpp"
 #include "tcnum/core/sources.hpp"
 
@@ -72,6 +73,7 @@ struct Ctx {
   // Product positions of block b in feed order (b < 0: counted from the last block), as
   // measured so far (one block of all K before the order recipe ran).
   std::vector<int> block(int b) const;
+  DatapathParams measured_structure() const;  // k_passes, pass_interleave, block_size as measured
   int block_count() const;
 };
 

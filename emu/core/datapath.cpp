@@ -229,7 +229,7 @@ std::uint32_t mma_element_reference(const DatapathParams& p, const Instruction& 
   if (p.k_passes < 1 || p.pass_interleave < 1 || k % (p.k_passes * p.pass_interleave) != 0)
     throw std::invalid_argument(in.name + ": K is not a multiple of k_passes * pass_interleave");
   const int pass_len = k / p.k_passes;
-  const int block = p.block_size <= 0 ? pass_len : std::min(p.block_size, pass_len);
+  const int block = block_length(p, k);
   if (pass_len % block != 0) throw std::invalid_argument(in.name + ": a block would straddle two passes");
   if (in.block_scaled() && block % group != 0)
     throw std::invalid_argument(in.name + ": scale_group must divide the block (" + std::to_string(block) + ")");

@@ -107,6 +107,19 @@ std::vector<int> product_schedule(const DatapathParams& p, int k) {
   return order;
 }
 
+int block_length(const DatapathParams& p, int k) {
+  const int pass_len = k / std::max(p.k_passes, 1);
+  return p.block_size <= 0 ? pass_len : std::min(p.block_size, pass_len);
+}
+
+std::vector<int> product_blocks(const DatapathParams& p, int k) {
+  const std::vector<int> order = product_schedule(p, k);
+  const int block = std::max(block_length(p, k), 1);
+  std::vector<int> id(static_cast<std::size_t>(std::max(k, 0)));
+  for (std::size_t j = 0; j < order.size(); ++j) id[static_cast<std::size_t>(order[j])] = static_cast<int>(j) / block;
+  return id;
+}
+
 MmaPlan compile_plan(const DatapathParams& p, const Instruction& in) {
   check_formats(in);  // once here: the per-element code indexes the format table unchecked
   check_format(p.block_format);
@@ -117,7 +130,7 @@ MmaPlan compile_plan(const DatapathParams& p, const Instruction& in) {
       in.k % (p.k_passes * p.pass_interleave) != 0)
     invalid(in, "K is not a multiple of k_passes * pass_interleave");
   const int pass_len = in.k / p.k_passes;
-  const int block = p.block_size <= 0 ? pass_len : std::min(p.block_size, pass_len);
+  const int block = block_length(p, in.k);
   if (pass_len % block != 0) invalid(in, "a block would straddle two passes");
   if (in.block_scaled()) {
     if (p.scale_group < 1 || in.scale_block % p.scale_group != 0 || block % p.scale_group != 0)

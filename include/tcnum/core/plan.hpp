@@ -18,6 +18,11 @@ namespace tcnum {
 // result is the k index of the j-th product fed to the adder; consecutive blocks of
 // block_size (capped at the pass length) are cut from it.
 std::vector<int> product_schedule(const DatapathParams& p, int k);
+// Products per block: block_size capped at the pass length (the whole pass when block_size <= 0).
+int block_length(const DatapathParams& p, int k);
+// The block of every product index (blocks numbered in feed order): product_schedule cut into
+// blocks of block_length.
+std::vector<int> product_blocks(const DatapathParams& p, int k);
 
 // One block of the fast program: an addend plus the products at schedule positions
 // [first, last), aligned, truncated, summed exactly and rounded into `target`.
