@@ -38,9 +38,9 @@ void show_tf32_lowbits(const tcnum::device::RunOptions& opt) {
     const Instruction in = parse_instruction("mma.m16n8k8.f32.tf32.tf32.f32");
     const std::vector<std::uint32_t> xs{0x3f800000, 0x3f800001, 0x3f800fff, 0x3f801000, 0x3f801001,
                                         0x3f801fff, 0x3f802000, 0x3f803000, 0xbf801fff, 0x00001fff};
-    std::vector<device::Case> cases;
+    std::vector<Case> cases;
     for (std::uint32_t x : xs) {
-      device::Case ca{std::vector<std::uint32_t>(in.k, 0), std::vector<std::uint32_t>(in.k, 0), 0};
+      Case ca{std::vector<std::uint32_t>(in.k, 0), std::vector<std::uint32_t>(in.k, 0), 0};
       ca.a[0] = x, ca.b[0] = 0x3f800000;  // x in A
       cases.push_back(ca);
       std::swap(ca.a, ca.b);  // x in B

@@ -122,7 +122,7 @@ TEST(BlockScaledCorpusFile, ReplayUsesTheScales) {
 TEST(BlockScaledGenerators, EveryCaseHasItsScalesAndOnlyBlockScaledOnes) {
   for (const Instruction& in : block_scaled_instructions()) {
     for (const std::string& dist : distribution_names())
-      for (const GeneratedCase& g : generate(in, dist, 20, 7)) {
+      for (const Case& g : generate(in, dist, 20, 7)) {
         ASSERT_EQ(g.scale_a.size(), static_cast<std::size_t>(in.scales_per_row())) << in.name << " " << dist;
         ASSERT_EQ(g.scale_b.size(), g.scale_a.size());
         for (const auto* v : {&g.scale_a, &g.scale_b})
@@ -138,13 +138,13 @@ TEST(BlockScaledGenerators, EveryCaseHasItsScalesAndOnlyBlockScaledOnes) {
       }
   }
   const Instruction plain = find_instruction("mma.m16n8k16.f32.f16.f16.f32", 90);
-  for (const GeneratedCase& g : generate(plain, "special", 20, 7)) EXPECT_TRUE(g.scale_a.empty() && g.scale_b.empty());
+  for (const Case& g : generate(plain, "special", 20, 7)) EXPECT_TRUE(g.scale_a.empty() && g.scale_b.empty());
 }
 
 TEST(BlockScaledGenerators, SpecialReachesNanAndExtremeScales) {
   const Instruction in = parse_instruction(kNvfp4);
   bool nan = false, largest = false, zero = false;
-  for (const GeneratedCase& g : generate(in, "special", 400, 3))
+  for (const Case& g : generate(in, "special", 400, 3))
     for (std::uint32_t s : g.scale_a) {
       nan |= decode(in.scale_type, s).is_nan();
       largest |= s == max_finite_bits(in.scale_type, false);

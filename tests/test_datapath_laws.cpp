@@ -22,7 +22,7 @@
 #include "test_support.hpp"
 
 using namespace tcnum;
-using tcnum::test::PickedCase;
+using tcnum::Case;
 
 namespace {
 
@@ -35,7 +35,7 @@ std::uint32_t expected_nan(Format d) {
   }
 }
 
-std::string show(const Instruction& in, const PickedCase& pc) {
+std::string show(const Instruction& in, const Case& pc) {
   std::ostringstream os;
   os << in.name << std::hex << " a=[";
   for (auto v : pc.a) os << " " << v;
@@ -77,8 +77,8 @@ constexpr ModelCase kBlocked[] = {
 int block_of(const DatapathParams& p, const Instruction& in) { return block_length(p, in.k); }
 
 // Applies a permutation of positions to a and b.
-void permute(PickedCase& pc, const std::vector<int>& perm) {
-  PickedCase out = pc;
+void permute(Case& pc, const std::vector<int>& perm) {
+  Case out = pc;
   for (std::size_t i = 0; i < perm.size(); ++i) {
     out.a[i] = pc.a[perm[i]];
     out.b[i] = pc.b[perm[i]];
@@ -111,7 +111,7 @@ std::vector<int> blocks_of(const DatapathParams& p, const Instruction& in) { ret
 RC_GTEST_PROP(DatapathLaws, ExactModelIsCorrectlyRoundedSum, ()) {
   const Instruction in = *rc::gen::elementOf(combos());
   const int special_weight = *rc::gen::weightedElement<int>({{3, 0}, {1, 1}});
-  const PickedCase pc = test::pick_case(in, special_weight);
+  const Case pc = test::pick_case(in, special_weight);
   const std::uint32_t want = exact_dot_rounded(in.a_type, in.b_type, in.c_type, pc.a, pc.b, pc.c, in.d_type,
                                                Rounding::nearest_even);
   const std::uint32_t got = mma_element(exact_params(), in, pc.a, pc.b, pc.c);
@@ -131,7 +131,7 @@ RC_GTEST_PROP(DatapathLaws, ExactModelIsCorrectlyRoundedSum, ()) {
 // (a') The same law focused on finite operands of similar size: cancellation and ties.
 RC_GTEST_PROP(DatapathLaws, ExactModelIsCorrectlyRoundedSumFinite, ()) {
   const Instruction in = *rc::gen::elementOf(combos());
-  const PickedCase pc = test::pick_case(in, 0);
+  const Case pc = test::pick_case(in, 0);
   const std::uint32_t want = exact_dot_rounded(in.a_type, in.b_type, in.c_type, pc.a, pc.b, pc.c, in.d_type,
                                                Rounding::nearest_even);
   const std::uint32_t got = mma_element(exact_params(), in, pc.a, pc.b, pc.c);
@@ -144,12 +144,12 @@ TEST(DatapathLaws, ExactModelMatchesMpfrOnEveryDistribution) {
   for (const Instruction& in : combos())
     for (const std::string& dist : distribution_names()) {
       int failures = 0;
-      for (const GeneratedCase& g : generate(in, dist, 40, 0xabcdef)) {
+      for (const Case& g : generate(in, dist, 40, 0xabcdef)) {
         const std::uint32_t want = exact_dot_rounded(in.a_type, in.b_type, in.c_type, g.a, g.b, g.c, in.d_type,
                                                      Rounding::nearest_even);
         const std::uint32_t got = mma_element(exact_params(), in, g.a, g.b, g.c);
         if (got != want && failures++ < 3)
-          ADD_FAILURE() << show(in, PickedCase{g.a, g.b, g.c}) << " (" << dist << "): want " << std::hex << want
+          ADD_FAILURE() << show(in, Case{g.a, g.b, g.c}) << " (" << dist << "): want " << std::hex << want
                         << " got " << got;
       }
     }
@@ -160,7 +160,7 @@ TEST(DatapathLaws, ExactModelMatchesMpfrOnEveryDistribution) {
 RC_GTEST_PROP(DatapathLaws, SingleProductIsCorrectlyRounded, ()) {
   const Instruction in = *rc::gen::elementOf(combos());
   const int j = *rc::gen::inRange(0, in.k);
-  PickedCase pc;
+  Case pc;
   for (int k = 0; k < in.k; ++k) {
     std::uint32_t x = 0, y = 0;
     if (k == j) {
@@ -224,7 +224,7 @@ RC_GTEST_PROP(DatapathLaws, ReorderingInsideABlockChangesNothing, ()) {
   const Model& model = builtin_model(mc.sm);
   const DatapathParams& p = model.params_for(in);
   const int special_weight = *rc::gen::weightedElement<int>({{4, 0}, {1, 1}});
-  PickedCase pc = test::pick_case(in, special_weight);
+  Case pc = test::pick_case(in, special_weight);
   const std::uint32_t before = mma_element(p, in, pc.a, pc.b, pc.c);
   const std::vector<int> perm = pick_block_permutation(blocks_of(p, in));
   permute(pc, perm);
@@ -236,7 +236,7 @@ RC_GTEST_PROP(DatapathLaws, ReorderingInsideABlockChangesNothing, ()) {
 // (c') The exact model has one block: any order gives the same result.
 RC_GTEST_PROP(DatapathLaws, ExactModelIgnoresOrder, ()) {
   const Instruction in = *rc::gen::elementOf(combos());
-  PickedCase pc = test::pick_case(in, *rc::gen::weightedElement<int>({{3, 0}, {1, 1}}));
+  Case pc = test::pick_case(in, *rc::gen::weightedElement<int>({{3, 0}, {1, 1}}));
   const std::uint32_t before = mma_element(exact_params(), in, pc.a, pc.b, pc.c);
   permute(pc, pick_block_permutation(std::vector<int>(in.k, 0)));
   RC_ASSERT(mma_element(exact_params(), in, pc.a, pc.b, pc.c) == before);
@@ -253,8 +253,8 @@ TEST(DatapathLaws, ReorderingAcrossBlocksCanChangeTheResult) {
     if (block >= in.k) continue;  // one block: nothing to move across
     bool this_one = false;
     for (const char* dist : {"cancel", "spread", "normal"}) {
-      for (const GeneratedCase& g : generate(in, dist, 400, 2024)) {
-        PickedCase pc{g.a, g.b, g.c};
+      for (const Case& g : generate(in, dist, 400, 2024)) {
+        Case pc{g.a, g.b, g.c};
         const std::uint32_t before = mma_element(p, in, pc.a, pc.b, pc.c);
         // Shift every product by half a block (by one interleave step between passes):
         // crosses blocks.
@@ -285,7 +285,7 @@ RC_GTEST_PROP(DatapathLaws, NaNInCanonicalNaNOut, ()) {
   const int sm = *rc::gen::elementOf(known_archs());
   const Model& model = builtin_model(sm);
   const Instruction in = *rc::gen::elementOf(test::unscaled_instructions_for(sm));
-  PickedCase pc = test::pick_case(in, *rc::gen::weightedElement<int>({{3, 0}, {1, 2}}));
+  Case pc = test::pick_case(in, *rc::gen::weightedElement<int>({{3, 0}, {1, 2}}));
   const int where = *rc::gen::inRange(0, 2 * in.k + 1);  // a[0..k), b[0..k), c
   const Format f = where < in.k ? in.a_type : where < 2 * in.k ? in.b_type : in.c_type;
   std::vector<std::uint32_t> nans;
@@ -310,7 +310,7 @@ RC_GTEST_PROP(DatapathLaws, InfMinusInfAndInfTimesZeroAreNaN, ()) {
     if (spec(in.a_type).has_inf || spec(in.b_type).has_inf) with_inf.push_back(in);
   RC_PRE(!with_inf.empty());
   const Instruction in = *rc::gen::elementOf(with_inf);
-  PickedCase pc = test::pick_case(in, 0);
+  Case pc = test::pick_case(in, 0);
   // An infinite factor in A or B (whichever has Inf), times a finite nonzero of the other.
   const bool inf_in_a = spec(in.a_type).has_inf && (!spec(in.b_type).has_inf || *rc::gen::arbitrary<bool>());
   const Format inf_f = inf_in_a ? in.a_type : in.b_type;

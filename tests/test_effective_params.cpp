@@ -52,12 +52,12 @@ RC_GTEST_PROP(EffectiveParams, LeavesResultsUnchanged, ()) {
            << features::params_text(e) << "\n";
   const auto seed = *rc::gen::arbitrary<std::uint64_t>();
   for (const std::string& dist : distribution_names())
-    for (const GeneratedCase& g : generate(in, dist, 12, seed)) {
+    for (const Case& g : generate(in, dist, 12, seed)) {
       const std::uint32_t given = mma_element(p, in, g.a, g.b, g.c), effective = mma_element(e, in, g.a, g.b, g.c);
       RC_ASSERT(test::hex(given) + " (" + dist + ")" == test::hex(effective) + " (" + dist + ")");
     }
   for (int i = 0; i < 4; ++i) {
-    const test::PickedCase pc = test::pick_case(in, *rc::gen::weightedElement<int>({{3, 0}, {1, 2}}));
+    const Case pc = test::pick_case(in, *rc::gen::weightedElement<int>({{3, 0}, {1, 2}}));
     RC_ASSERT(test::hex(mma_element(p, in, pc.a, pc.b, pc.c)) == test::hex(mma_element(e, in, pc.a, pc.b, pc.c)));
   }
 }

@@ -24,7 +24,7 @@ const std::vector<Instruction>& combos() {
   return v;
 }
 
-bool same(const std::vector<GeneratedCase>& x, const std::vector<GeneratedCase>& y) {
+bool same(const std::vector<Case>& x, const std::vector<Case>& y) {
   if (x.size() != y.size()) return false;
   for (std::size_t i = 0; i < x.size(); ++i)
     if (x[i].a != y[i].a || x[i].b != y[i].b || x[i].c != y[i].c) return false;
@@ -88,12 +88,12 @@ TEST(Generators, SameSeedSameOutputAndPrefixStable) {
       const auto y = generate(in, dist, 12, 99);
       EXPECT_TRUE(same(x, y)) << in.name << " " << dist;
       ASSERT_EQ(x.size(), 12u);
-      for (const GeneratedCase& g : x) {
+      for (const Case& g : x) {
         EXPECT_EQ(g.a.size(), static_cast<std::size_t>(in.k));
         EXPECT_EQ(g.b.size(), static_cast<std::size_t>(in.k));
       }
       auto prefix = generate(in, dist, 5, 99);
-      EXPECT_TRUE(same(prefix, std::vector<GeneratedCase>(x.begin(), x.begin() + 5))) << in.name << " " << dist;
+      EXPECT_TRUE(same(prefix, std::vector<Case>(x.begin(), x.begin() + 5))) << in.name << " " << dist;
       EXPECT_FALSE(same(x, generate(in, dist, 12, 100))) << in.name << " " << dist;
       EXPECT_TRUE(generate(in, dist, 0, 99).empty());
     }
@@ -114,7 +114,7 @@ TEST(Generators, EveryPatternIsValidForItsFormat) {
   for (const Instruction& in : combos())
     for (const std::string& dist : distribution_names()) {
       const bool specials = dist == "special", low = dist == "randbits";
-      for (const GeneratedCase& g : generate(in, dist, 50, 3)) {
+      for (const Case& g : generate(in, dist, 50, 3)) {
         const std::string where = in.name + " " + dist;
         for (auto v : g.a) expect_valid(in.a_type, v, low, specials, where + " a");
         for (auto v : g.b) expect_valid(in.b_type, v, low, specials, where + " b");
@@ -128,7 +128,7 @@ TEST(Generators, NormalLooksLikeStandardNormal) {
   const Instruction in = parse_instruction("mma.m16n8k16.f32.f16.f16.f32");
   double sum = 0, sum2 = 0;
   int n = 0, neg = 0, over1 = 0;
-  for (const GeneratedCase& g : generate(in, "normal", 500, 11)) {
+  for (const Case& g : generate(in, "normal", 500, 11)) {
     std::vector<double> xs;
     for (auto v : g.a) xs.push_back(to_double(Format::fp16, v));
     for (auto v : g.b) xs.push_back(to_double(Format::fp16, v));
@@ -148,7 +148,7 @@ TEST(Generators, NormalLooksLikeStandardNormal) {
   // Tails (the ziggurat's wedges and base strip): P(|x| > 2) = 0.0455, P(|x| > 3) = 0.0027.
   const Instruction wide = parse_instruction("mma.m8n8k4.f32.f16.f16.f32");
   int over2 = 0, over3 = 0, m = 0;
-  for (const GeneratedCase& g : generate(wide, "normal", 20000, 13)) {
+  for (const Case& g : generate(wide, "normal", 20000, 13)) {
     const double x = to_double(Format::fp32, g.c);
     over2 += std::fabs(x) > 2;
     over3 += std::fabs(x) > 3;
@@ -158,7 +158,7 @@ TEST(Generators, NormalLooksLikeStandardNormal) {
   EXPECT_NEAR(static_cast<double>(over3) / m, 0.0027, 0.0015);
   // The values are roundings to the format: fp32 C carries more than fp16's bits.
   std::set<std::uint32_t> low_bits;
-  for (const GeneratedCase& g : generate(in, "normal", 50, 12)) low_bits.insert(g.c & 0x1fffu);
+  for (const Case& g : generate(in, "normal", 50, 12)) low_bits.insert(g.c & 0x1fffu);
   EXPECT_GT(low_bits.size(), 40u);
 }
 
@@ -167,7 +167,7 @@ TEST(Generators, RandbitsCoversEveryExponentSubnormalsAndTf32LowBits) {
     std::set<std::uint32_t> exps;
     int sub = 0, tf32_low = 0, neg = 0;
     const auto cases = generate(in, "randbits", 400, 21);
-    for (const GeneratedCase& g : cases)
+    for (const Case& g : cases)
       for (auto v : g.a) {
         const FormatSpec& s = spec(in.a_type);
         const std::uint32_t r = v >> (in.a_type == Format::tf32 ? 13 : 0);
@@ -195,7 +195,7 @@ TEST(Generators, RandbitsCoversEveryExponentSubnormalsAndTf32LowBits) {
 TEST(Generators, SpreadPutsOneLeadTermAboveTheRest) {
   for (const Instruction& in : combos()) {
     int wide = 0, total = 0, c_lead = 0;
-    for (const GeneratedCase& g : generate(in, "spread", 100, 31)) {
+    for (const Case& g : generate(in, "spread", 100, 31)) {
       std::vector<int> e;  // exponents of the nonzero terms; C last
       for (int k = 0; k < in.k; ++k)
         if (!decode(in.a_type, g.a[k]).is_zero() && !decode(in.b_type, g.b[k]).is_zero())
@@ -222,7 +222,7 @@ TEST(Generators, CancelNearlyCancels) {
   for (const Instruction& in : combos()) {
     const int prec = std::min(spec(in.a_type).frac_bits, spec(in.b_type).frac_bits);
     int small = 0, total = 0;
-    for (const GeneratedCase& g : generate(in, "cancel", 100, 41)) {
+    for (const Case& g : generate(in, "cancel", 100, 41)) {
       // |c + sum a b| against sum |a b|, both exact.
       MpfrValue r, mag;
       exact_dot(r, in.a_type, in.b_type, in.c_type, g.a, g.b, g.c);
@@ -249,7 +249,7 @@ TEST(Generators, CancelNearlyCancels) {
 
 TEST(Generators, SpecialContainsEveryKindOfSpecial) {
   for (const Instruction& in : combos()) {
-    const std::vector<GeneratedCase> cases = generate(in, "special", 1600, 51);
+    const std::vector<Case> cases = generate(in, "special", 1600, 51);
     for (int side = 0; side < 3; ++side) {  // A, B (first 400 cases), C (all)
       const Format f = side == 0 ? in.a_type : side == 1 ? in.b_type : in.c_type;
       bool nan = false, pinf = false, ninf = false, pz = false, nz = false, max = false, min_sub = false,
@@ -260,7 +260,7 @@ TEST(Generators, SpecialContainsEveryKindOfSpecial) {
           s.has_inf ? test::pattern(f, false, test::ones(s.exp_bits) - 1, test::ones(s.frac_bits))
                     : test::pattern(f, false, test::ones(s.exp_bits), test::ones(s.frac_bits) - 1);
       for (std::size_t i = 0; i < (side == 2 ? cases.size() : 400u); ++i) {
-        const GeneratedCase& g = cases[i];
+        const Case& g = cases[i];
         std::vector<std::uint32_t> vs = side == 0 ? g.a : side == 1 ? g.b : std::vector<std::uint32_t>{g.c};
         for (std::uint32_t v : vs) {
           const Decoded d = decode(f, v);
@@ -290,7 +290,7 @@ TEST(Generators, SubnormHasSubnormalsTinyCAndProductsNearTheBottom) {
   for (const Instruction& in : combos()) {
     int sub = 0, elems = 0, near_bottom = 0, products = 0;
     const FormatSpec &sc = spec(in.c_type), &sd = spec(in.d_type);
-    for (const GeneratedCase& g : generate(in, "subnorm", 100, 61)) {
+    for (const Case& g : generate(in, "subnorm", 100, 61)) {
       for (int k = 0; k < in.k; ++k) {
         sub += subnormal(in.a_type, g.a[k]) + subnormal(in.b_type, g.b[k]);
         elems += 2;

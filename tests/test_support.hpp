@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "tcnum/core/case.hpp"
 #include "tcnum/core/format.hpp"
 #include "tcnum/core/instruction.hpp"
 #include "tcnum/core/model.hpp"
@@ -133,11 +134,6 @@ inline int pick_center(Format f) {
   return *rc::gen::inRange(s.emin() - 1, s.emax() + 1);
 }
 
-struct PickedCase {
-  std::vector<std::uint32_t> a, b;
-  std::uint32_t c = 0;
-};
-
 inline std::uint32_t sign_bit(Format f) {
   const FormatSpec& s = spec(f);
   return 1u << (s.exp_bits + s.frac_bits + field_shift(f));
@@ -149,11 +145,11 @@ inline std::uint32_t sign_bit(Format f) {
 // b_j = b_i), C often ±0; sparse (most products signed zeros), C often ±0. With
 // special_weight > 0 each element is special with probability special_weight/16, and
 // half the cases also get one product whose two factors are both special (Inf * 0 ...).
-inline PickedCase pick_case(const Instruction& in, int special_weight) {
+inline Case pick_case(const Instruction& in, int special_weight) {
   const int ca = pick_center(in.a_type), cb = pick_center(in.b_type);
   const FormatSpec& sc = spec(in.c_type);
   const int cc = *rc::gen::arbitrary<bool>() ? std::clamp(ca + cb, sc.emin() - 1, sc.emax()) : pick_center(in.c_type);
-  PickedCase pc;
+  Case pc;
   for (int k = 0; k < in.k; ++k) {
     pc.a.push_back(pick_any(in.a_type, ca, special_weight));
     pc.b.push_back(pick_any(in.b_type, cb, special_weight));

@@ -6,7 +6,7 @@
 
 namespace tcnum::features {
 
-std::uint32_t evaluate(const DatapathParams& params, const Instruction& in, const GeneratedCase& g) {
+std::uint32_t evaluate(const DatapathParams& params, const Instruction& in, const Case& g) {
   if (!in.block_scaled()) return mma_element(params, in, g.a, g.b, g.c);
   if (!g.scale_a.empty() || !g.scale_b.empty())
     return mma_element_reference(params, in, g.a, g.b, g.c, g.scale_a, g.scale_b);
@@ -16,7 +16,7 @@ std::uint32_t evaluate(const DatapathParams& params, const Instruction& in, cons
 
 BatchFn emulator(const DatapathParams& params, const Instruction& in) {
   if (in.block_scaled()) compile_plan(params, in);  // validates the parameters (mma_element does it otherwise)
-  return [params, in](const std::vector<GeneratedCase>& cs) {
+  return [params, in](const std::vector<Case>& cs) {
     std::vector<std::uint32_t> out;
     out.reserve(cs.size());
     for (const auto& g : cs) out.push_back(evaluate(params, in, g));
@@ -27,7 +27,7 @@ BatchFn emulator(const DatapathParams& params, const Instruction& in) {
 BatchFn emulator(const Model& model, const Instruction& in) { return emulator(model.params_for(in), in); }
 
 BatchFn batch_of(ElementFn fn) {
-  return [fn = std::move(fn)](const std::vector<GeneratedCase>& cs) {
+  return [fn = std::move(fn)](const std::vector<Case>& cs) {
     std::vector<std::uint32_t> out;
     out.reserve(cs.size());
     for (const auto& g : cs) out.push_back(fn(g.a, g.b, g.c));
@@ -37,7 +37,7 @@ BatchFn batch_of(ElementFn fn) {
 
 ElementFn element_of(BatchFn fn) {
   return [fn = std::move(fn)](const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b, std::uint32_t c) {
-    return fn({GeneratedCase{a, b, c, {}, {}}}).at(0);
+    return fn({Case{a, b, c, {}, {}}}).at(0);
   };
 }
 

@@ -30,9 +30,9 @@ std::string block_size_by_rounding(Ctx& ctx, FeatureReport& r, int F) {
   const auto c = P.c_bits(c_value);
   const Pair one = P.product_sig(1, 1, ep);
   if (!c || !one) return "";
-  std::vector<GeneratedCase> cs;
+  std::vector<Case> cs;
   for (int q = 1; q < K; ++q) {
-    GeneratedCase g = P.blank();
+    Case g = P.blank();
     g.c = *c;
     put(g, 0, one);
     put(g, q, one);
@@ -84,9 +84,9 @@ FeatureReport recipe_align(Ctx& ctx) {
   const Pair big = P.product_sig(1, 1, eS), bign = P.product_sig(1, 1, eS, true);
   if (!big || !bign || jmax < 8) return not_applicable(ctx, "align", "the input formats span too few binades");
   const auto B0 = ctx.block(0);
-  std::vector<GeneratedCase> cs;
+  std::vector<Case> cs;
   for (int j = 1; j <= jmax; ++j) {
-    GeneratedCase g = P.blank();
+    Case g = P.blank();
     put(g, B0[0], big);
     put(g, B0[1], bign);
     if (small_in_c) {
@@ -147,10 +147,10 @@ FeatureReport recipe_align(Ctx& ctx) {
   const std::string kb_note = c_unproven ? block_size_by_rounding(ctx, r, F) : "";
 
   // Second batch: how the shifted-out part goes (negative term, 0.75 quantum), and C's alignment.
-  std::vector<GeneratedCase> c2;
+  std::vector<Case> c2;
   std::vector<std::string> what;
   if (!small_in_c && !shift && eS - F - 2 >= tlo) {
-    GeneratedCase g = P.blank();
+    Case g = P.blank();
     put(g, B0[0], big);
     put(g, B0[1], bign);
     put(g, B0[2], P.product_sig(1, 1, eS - F - 1, true));
@@ -166,7 +166,7 @@ FeatureReport recipe_align(Ctx& ctx) {
   const Pair Cneg = P.product_sig(1, 1, eC, true);
   if (Cbig && Cneg && !shift && eC - F - 1 >= tlo && ctx.m.addend == AddendEntry::first_block) {
     for (int j : {F, F + 1}) {
-      GeneratedCase g = P.blank();
+      Case g = P.blank();
       g.c = *Cbig;
       put(g, B0[0], Cneg);
       put(g, B0[1], P.product_sig(1, 1, eC - j));

@@ -18,7 +18,7 @@ FeatureReport recipe_carry(Ctx& ctx) {
   FeatureReport r = start(ctx, "carry");
   const Planner& P = ctx.P;
   const int K = ctx.in.k, kb = effective_kb(ctx);
-  std::vector<GeneratedCase> cs;
+  std::vector<Case> cs;
   std::vector<double> want;
   std::vector<std::string> labels;
   for (int n : {kb, K}) {
@@ -29,7 +29,7 @@ FeatureReport recipe_carry(Ctx& ctx) {
       const int e = std::min({P.hi - 2, P.d_emax() - top, 60});
       const Pair ab = P.product_sig(1.75, 1.75, e, neg);
       if (!ab) continue;
-      GeneratedCase g = P.blank();
+      Case g = P.blank();
       const auto B0 = ctx.block(0);
       for (int k = 0; k < n; ++k) put(g, n == kb ? B0[k] : k, ab);
       cs.push_back(g);

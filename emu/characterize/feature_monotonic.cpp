@@ -19,7 +19,7 @@ FeatureReport recipe_monotonic(Ctx& ctx) {
   const Planner& P = ctx.P;
   const int K = ctx.in.k, kb = effective_kb(ctx);
   const int F = ctx.m.frac_bits.value_or(24);
-  std::vector<GeneratedCase> cs;
+  std::vector<Case> cs;
   std::vector<std::string> labels;
   const int pc = spec(P.fc).frac_bits;
   // (1) C crosses a binade: (2 - ulp)*2^e -> 2^(e+1); n products of 2^(e-F) sit at the old quantum.
@@ -30,7 +30,7 @@ FeatureReport recipe_monotonic(Ctx& ctx) {
     const Pair s = P.product_sig(1, 1, e - F);
     if (!c0 || !c1 || !s) continue;
     for (const auto c : {*c0, *c1}) {
-      GeneratedCase g = P.blank();
+      Case g = P.blank();
       g.c = c;
       auto pos = ctx.block(0);
       for (int b = 1; b < ctx.block_count(); ++b)
@@ -49,7 +49,7 @@ FeatureReport recipe_monotonic(Ctx& ctx) {
     const Pair s = P.product_sig(1, 1, e - F);
     if (before && after && s && kb >= 2)
       for (const Pair& first : {before, after}) {
-        GeneratedCase g = P.blank();
+        Case g = P.blank();
         const auto B0 = ctx.block(0);
         put(g, B0[0], first);
         for (int k = 1; k < kb; ++k) put(g, B0[k], s);

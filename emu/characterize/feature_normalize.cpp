@@ -25,21 +25,21 @@ FeatureReport recipe_normalize(Ctx& ctx) {
   const int tlo = std::max(P.lo, P.d_emin());
   const Pair big = P.product_sig(1, 1, eS), bign = P.product_sig(1, 1, eS, true);
   const auto B0 = ctx.block(0), B1 = ctx.block(1);
-  std::vector<GeneratedCase> cs;
+  std::vector<Case> cs;
   std::vector<std::string> what;
   if (eS - F - 1 >= tlo && kb >= 3) {
-    GeneratedCase g = P.blank();
+    Case g = P.blank();
     put(g, B0[0], big), put(g, B0[1], bign), put(g, B0[2], P.product_sig(1, 1, eS - F - 1));
     cs.push_back(g), what.push_back("in_block");
   }
   if (eS - F - 1 >= tlo && !B1.empty() && kb >= 2) {
-    GeneratedCase g = P.blank();
+    Case g = P.blank();
     put(g, B0[0], big), put(g, B0[1], bign), put(g, B1[0], P.product_sig(1, 1, eS - F - 1));
     cs.push_back(g), what.push_back("next_block");
   }
   const int eN = eS - 2;
   if (eN - F >= tlo && kb >= 3) {
-    GeneratedCase g = P.blank();
+    Case g = P.blank();
     put(g, B0[0], P.product_sig(1.5, 1.5, eN)), put(g, B0[1], P.product_sig(1.5, 1.5, eN, true)),
         put(g, B0[2], P.product_sig(1, 1, eN - F));
     cs.push_back(g), what.push_back("nominal");

@@ -109,7 +109,7 @@ FeatureReport recipe_order(Ctx& ctx, bool full) {
                                  spec(P.fa).emin() - spec(P.fa).frac_bits + spec(P.fb).emin() - spec(P.fb).frac_bits});
     const Pair Ss = P.product_value(std::ldexp(1.0, es_sub), true);
     if (es_sub < es && Ss) {
-      GeneratedCase g = P.blank();
+      Case g = P.blank();
       put(g, 0, Ss);
       if (P.d_is(ctx.eval({g}).at(0), std::ldexp(1.0, es_sub))) es = es_sub, S = Ss;
     }
@@ -120,11 +120,11 @@ FeatureReport recipe_order(Ctx& ctx, bool full) {
     return not_applicable(ctx, name, "the input formats span too few binades for the survivor recipe");
   const double small = std::ldexp(1.0, es);
 
-  std::vector<GeneratedCase> cs;
+  std::vector<Case> cs;
   std::vector<std::pair<int, int>> pos;  // (i, j); i = -1: C holds M
   for (int i = 0; i < (full ? K : 1); ++i)
     for (int j = i + 1; j < K; ++j) {
-      GeneratedCase g = P.blank();
+      Case g = P.blank();
       for (int k = 0; k < K; ++k) put(g, k, k == i ? M : k == j ? Mn : S);
       cs.push_back(g);
       pos.emplace_back(i, j);
@@ -136,7 +136,7 @@ FeatureReport recipe_order(Ctx& ctx, bool full) {
   const bool c_row = full && Mc && Mcn && eMc - es >= 12;
   if (c_row)
     for (int j = 0; j < K; ++j) {
-      GeneratedCase g = P.blank();
+      Case g = P.blank();
       g.c = *Mc;
       for (int k = 0; k < K; ++k) put(g, k, k == j ? Mcn : S);
       cs.push_back(g);
@@ -148,7 +148,7 @@ FeatureReport recipe_order(Ctx& ctx, bool full) {
   const auto Cs = P.c_bits(small_c);
   std::size_t addend_idx = cs.size();
   if (Cs) {
-    GeneratedCase g = P.blank();
+    Case g = P.blank();
     put(g, 0, M);
     put(g, 1, Mn);
     g.c = *Cs;

@@ -26,13 +26,13 @@ FeatureReport recipe_product(Ctx& ctx) {
   const std::vector<T> ts = {{1 + ua, 1 + ub, false}, {2 - ua, 2 - ub, false}, {1 + ua, 1 + ub, true}, {1.5 + ua, 1.5 + ub, false}};
   // Scale 2^s so that the low part 2^(s - pa - pb) is a normal number of D.
   const int s = std::min(std::max(P.d_emin() + pa + pb + 2, 0), P.hi - 2);
-  std::vector<GeneratedCase> cs;
+  std::vector<Case> cs;
   std::vector<double> want, high;
   for (const T& t : ts) {
     const double exact = t.sa * t.sb;                  // exact in double
     const double low = std::ldexp(1.0, -pa - pb);      // the last bit of every product above
     const double hi_part = exact - low;
-    GeneratedCase g = P.blank();
+    Case g = P.blank();
     const auto ab = P.product_sig(t.sa, t.sb, s, t.neg);
     const auto c = P.c_bits((t.neg ? 1 : -1) * std::ldexp(hi_part, s));
     if (!ab || !c) continue;

@@ -32,7 +32,7 @@ namespace {
 std::vector<recipes::RecipeVerdict> published_for(Ctx& ctx, const FeatureTest& test) {
   if (!test.published) return {};
   const ElementFn f = [&ctx](const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b, std::uint32_t c) {
-    return ctx.eval({GeneratedCase{a, b, c, {}, {}}}).at(0);
+    return ctx.eval({Case{a, b, c, {}, {}}}).at(0);
   };
   std::vector<recipes::RecipeVerdict> kept;
   for (auto& v : test.published(f, ctx.in)) {

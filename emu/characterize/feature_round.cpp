@@ -45,7 +45,7 @@ FeatureReport recipe_round(Ctx& ctx) {
   const bool f16_out = P.fd != Format::fp32;
   const auto L = ctx.block(-1);  // the last product block: its rounding is the output's
   const auto B0 = ctx.block(0), B1 = ctx.block(1);
-  std::vector<GeneratedCase> cs;
+  std::vector<Case> cs;
   struct Info {
     int sign, rr, q;
     bool between;
@@ -56,7 +56,7 @@ FeatureReport recipe_round(Ctx& ctx) {
   for (int sign : {1, -1})
     for (int rr = 0; rr < 8; ++rr)
       for (int q = -15; q <= 15; ++q) {
-        GeneratedCase g = P.blank();
+        Case g = P.blank();
         put(g, L[0], sign > 0 ? base : basen);
         put(g, L[1], sign > 0 ? base : basen);
         if (rr && !put(g, L[2], P.product_value(sign * rr * std::ldexp(1.0, e - 10)))) continue;
@@ -68,7 +68,7 @@ FeatureReport recipe_round(Ctx& ctx) {
     for (int rr : {0, 2, 5})
       for (int mid = -15; mid <= 15; ++mid) {
         if (!mid) continue;
-        GeneratedCase g = P.blank();
+        Case g = P.blank();
         put(g, L[0], sign > 0 ? base : basen);
         put(g, L[1], sign > 0 ? base : basen);
         if (rr && !put(g, L[2], P.product_value(sign * rr * std::ldexp(1.0, e - 10)))) continue;
@@ -81,7 +81,7 @@ FeatureReport recipe_round(Ctx& ctx) {
   if (B1.size() >= 2 && minus_base)
     for (int rr = 0; rr < 8; ++rr)
       for (int q = -15; q <= 15; ++q) {
-        GeneratedCase g = P.blank();
+        Case g = P.blank();
         put(g, B0[0], base), put(g, B0[1], base);
         if (rr && !put(g, B0[2], P.product_value(rr * std::ldexp(1.0, e - 10)))) continue;
         if (q && !put(g, B0[3], P.product_value(q * std::ldexp(1.0, e - 24)))) continue;
@@ -98,7 +98,7 @@ FeatureReport recipe_round(Ctx& ctx) {
         for (int x : {-(pd + 2), -(pd + 1), -pd, -(pd - 1), -(pd - 2), -(pd - 3), 4, 6}) {
           const auto c = P.c_bits(sign * m * std::ldexp(1.0, e + x));
           if (!c) continue;
-          GeneratedCase g = P.blank();
+          Case g = P.blank();
           put(g, L[0], base), put(g, L[1], base);
           g.c = *c;
           cs.push_back(g);

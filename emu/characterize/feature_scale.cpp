@@ -24,10 +24,10 @@ FeatureReport recipe_scale(Ctx& ctx) {
   const int e = in.scale_type == Format::ue8m0 ? 20 : 8;  // ue4m3 stops at 448 = 1.75·2^8
   constexpr int kMaxJ = 80;
   const int min_j = -2 * e, count = kMaxJ - min_j + 1;
-  std::vector<GeneratedCase> cs;
+  std::vector<Case> cs;
   for (const double scale : {1.0, std::ldexp(1.0, e)})
     for (int j = min_j; j <= kMaxJ; ++j) {
-      GeneratedCase g = P.blank();
+      Case g = P.blank();
       g.c = *P.c_bits(std::ldexp(1.0, -j));
       g.scale_a.assign(static_cast<std::size_t>(in.scales_per_row()), encode(in.scale_type, scale));
       g.scale_b = g.scale_a;

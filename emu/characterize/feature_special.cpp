@@ -18,15 +18,15 @@ namespace {
 FeatureReport recipe_special(Ctx& ctx) {
   FeatureReport r = start(ctx, "special");
   const Planner& P = ctx.P;
-  std::vector<GeneratedCase> cs;
+  std::vector<Case> cs;
   std::vector<std::string> labels, kinds;
   const u32 one_a = *exact_bits(P.fa, 1.0), one_b = *exact_bits(P.fb, 1.0);
-  auto add = [&](GeneratedCase g, std::string label, std::string kind) {
+  auto add = [&](Case g, std::string label, std::string kind) {
     cs.push_back(std::move(g));
     labels.push_back(std::move(label));
     kinds.push_back(std::move(kind));
   };
-  GeneratedCase g = P.blank();
+  Case g = P.blank();
   if (spec(P.fa).has_nan) {  // FP4/FP6 have no NaN (their "canonical NaN" is +max)
     g.a[0] = canonical_nan(P.fa);
     g.b[0] = one_b;

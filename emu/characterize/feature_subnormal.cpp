@@ -23,7 +23,7 @@ double min_subnormal(Format f) { return std::ldexp(1.0, spec(f).emin() - spec(f)
 // Candidates for one parameter, judged by emulation on the probes: the first that reproduces
 // every output (candidates in order of preference); nullopt when none does.
 template <class T, class Set>
-std::optional<T> first_matching(const Ctx& ctx, const std::vector<T>& cands, Set set, const std::vector<GeneratedCase>& cs,
+std::optional<T> first_matching(const Ctx& ctx, const std::vector<T>& cands, Set set, const std::vector<Case>& cs,
                                 const std::vector<u32>& out, std::size_t* matching = nullptr) {
   std::optional<T> pick;
   std::size_t n = 0;
@@ -55,7 +55,7 @@ void unpack_probe(Ctx& ctx, FeatureReport& r) {
   if (!fp8 || !ctx.m.frac_bits || ctx.block(0).size() < 3) return;
   const int F = *ctx.m.frac_bits;
   const auto B0 = ctx.block(0);
-  std::vector<GeneratedCase> cs;
+  std::vector<Case> cs;
   for (int side = 0; side < 2; ++side) {
     const Format f = side ? P.fb : P.fa, o = side ? P.fa : P.fb;
     const double sub = std::ldexp(1.0, spec(f).emin() - spec(f).frac_bits);
@@ -68,7 +68,7 @@ void unpack_probe(Ctx& ctx, FeatureReport& r) {
     for (int j = F - spec(f).frac_bits - 2; j <= F + 2; ++j) {
       const Pair tiny = P.product_value(std::ldexp(v, -j), true);
       if (!tiny) continue;
-      GeneratedCase g = P.blank();
+      Case g = P.blank();
       g.a[B0[0]] = side ? *ob : *sb;
       g.b[B0[0]] = side ? *sb : *ob;
       put(g, B0[1], neg);
@@ -106,7 +106,7 @@ void floor_probe(Ctx& ctx, FeatureReport& r) {
   const int lo_true = spec(P.fa).emin() + spec(P.fb).emin();
   const int dsub = spec(P.fd).emin() - spec(P.fd).frac_bits;
   const int e_lo = std::max(lo_true + 2, dsub), e_hi = std::min({P.hi, lo_true + 150, P.d_emax() - 1});
-  std::vector<GeneratedCase> cs;
+  std::vector<Case> cs;
   for (int e = e_lo; e <= e_hi; e += e < e_lo + 12 ? 1 : 3) {  // every exponent near the bottom
     const Pair top = P.product_sig(1, 1, e);
     if (!top) continue;
@@ -116,7 +116,7 @@ void floor_probe(Ctx& ctx, FeatureReport& r) {
       for (int fam = 0; fam < 2; ++fam) {
         const Pair tiny = P.product_value((fam ? 1.0 : -1.0) * std::ldexp(1.0, e - j), true);
         if (!tiny || (fam && !half)) continue;
-        GeneratedCase g = P.blank();
+        Case g = P.blank();
         put(g, B0[0], top);
         put(g, B0[1], tiny);
         if (fam) put(g, B0[2], half);
@@ -173,7 +173,7 @@ void floor_probe(Ctx& ctx, FeatureReport& r) {
 FeatureReport recipe_subnormal(Ctx& ctx) {
   FeatureReport r = start(ctx, "subnormal");
   const Planner& P = ctx.P;
-  std::vector<GeneratedCase> cs;
+  std::vector<Case> cs;
   std::vector<std::string> what;
   std::vector<double> want;
   // A subnormal (smallest and largest), B normal, product a normal number of D.
@@ -187,7 +187,7 @@ FeatureReport recipe_subnormal(Ctx& ctx) {
       while (std::ilogb(prod) > P.d_emax() - 1) --eo, prod /= 2;
       const auto sb = exact_bits(fs, sub), ob = exact_bits(fo, std::ldexp(1.0, eo), false);
       if (!sb || !ob || std::ilogb(prod) < P.d_emin()) continue;
-      GeneratedCase g = P.blank();
+      Case g = P.blank();
       g.a[0] = a_side ? *sb : *ob;
       g.b[0] = a_side ? *ob : *sb;
       cs.push_back(g), what.push_back(a_side ? "a" : "b"), want.push_back(prod);
@@ -196,7 +196,7 @@ FeatureReport recipe_subnormal(Ctx& ctx) {
   // C subnormal alone (needs subnormal outputs too) and C subnormal next to a normal product.
   const double csub = min_subnormal(P.fc) * 3;
   if (const auto cb = P.c_bits(csub); cb && P.fc == P.fd) {
-    GeneratedCase g = P.blank();
+    Case g = P.blank();
     g.c = *cb;
     cs.push_back(g), what.push_back("c_alone"), want.push_back(csub);
   }
@@ -206,7 +206,7 @@ FeatureReport recipe_subnormal(Ctx& ctx) {
     const auto cb = P.c_bits(cmin);
     const Pair pn = P.product_sig(1, 1, en);
     if (cb && pn && en >= P.d_emin()) {
-      GeneratedCase g = P.blank();
+      Case g = P.blank();
       g.c = *cb;
       put(g, 0, pn);
       cs.push_back(g), what.push_back("c_with_normal"), want.push_back(std::ldexp(1.0, en) + cmin);
@@ -217,7 +217,7 @@ FeatureReport recipe_subnormal(Ctx& ctx) {
     const int ep = P.d_emin() - 1;
     const Pair pn = P.product_sig(1, 1, ep);
     if (pn) {
-      GeneratedCase g = P.blank();
+      Case g = P.blank();
       put(g, 0, pn);
       cs.push_back(g), what.push_back("sub_product"), want.push_back(std::ldexp(1.0, ep));
     }
@@ -227,7 +227,7 @@ FeatureReport recipe_subnormal(Ctx& ctx) {
     const int ep = spec(P.fa).emin() - 2;
     const Pair pn = P.product_sig(1, 1, ep);
     if (pn && ep >= P.d_emin()) {
-      GeneratedCase g = P.blank();
+      Case g = P.blank();
       put(g, 0, pn);
       cs.push_back(g), what.push_back("below_input_range"), want.push_back(std::ldexp(1.0, ep));
     }

@@ -58,8 +58,8 @@ Planner::Planner(const Instruction& i) : in(i), fa(i.a_type), fb(i.b_type), fc(i
   hi = std::min(100, spec(fa).emax() + spec(fb).emax());
 }
 
-GeneratedCase Planner::blank() const {
-  GeneratedCase g;
+Case Planner::blank() const {
+  Case g;
   g.a.assign(in.k, zero_bits(fa, false));
   g.b.assign(in.k, zero_bits(fb, false));
   g.c = zero_bits(fc, false);
@@ -108,14 +108,14 @@ bool Planner::d_is(u32 bits, double v) const {
   return d.kind == Decoded::Kind::finite && to_double(fd, bits) == v;
 }
 
-bool put(GeneratedCase& g, int pos, const Pair& ab) {
+bool put(Case& g, int pos, const Pair& ab) {
   if (!ab) return false;
   g.a[pos] = ab->first;
   g.b[pos] = ab->second;
   return true;
 }
 
-std::vector<u32> Ctx::eval(const std::vector<GeneratedCase>& cs) {
+std::vector<u32> Ctx::eval(const std::vector<Case>& cs) {
   if (cs.empty()) return {};
   std::vector<u32> out = box(cs);
   if (out.size() != cs.size())
@@ -127,7 +127,7 @@ std::vector<u32> Ctx::eval(const std::vector<GeneratedCase>& cs) {
   return out;
 }
 
-void Ctx::row(FeatureReport& r, std::string label, const GeneratedCase& g, u32 got, std::string reading) {
+void Ctx::row(FeatureReport& r, std::string label, const Case& g, u32 got, std::string reading) {
   ProbeRow pr;
   pr.label = std::move(label);
   pr.got = show(in.d_type, got);

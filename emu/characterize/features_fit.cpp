@@ -228,7 +228,7 @@ InstructionFit fit_instruction(const Instruction& in, const BatchFn& box, const 
     for (const auto& a : r.anomalies) f.issues.push_back(r.feature + ": " + a);
 
   // Verification: every probe so far plus fresh random cases, black box vs fitted params.
-  std::vector<GeneratedCase> rnd;
+  std::vector<Case> rnd;
   std::uint64_t s = opt.seed;
   for (const auto& dist : distribution_names()) {
     auto g = generate(in, dist, opt.random_cases, s++ * 7919 + 17);

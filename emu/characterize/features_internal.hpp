@@ -35,7 +35,7 @@ class Planner {
   Format fa, fb, fc, fd;
   int lo = 0, hi = 0;  // 2^e = a*b with normal power-of-two factors for e in [lo, hi] (clamped to ±100)
 
-  GeneratedCase blank() const;  // A, B: +0; C: +0
+  Case blank() const;  // A, B: +0; C: +0
   // a = sa*2^ea, b = sb*2^eb with ea + eb = e, both normal, exponents as balanced as possible:
   // the product's nominal exponent (what an aligner sees) is exactly e.
   std::optional<std::pair<std::uint32_t, std::uint32_t>> product_sig(double sa, double sb, int e,
@@ -50,7 +50,7 @@ class Planner {
   int d_emax() const { return spec(fd).emax(); }
 };
 
-bool put(GeneratedCase& g, int pos, const std::optional<std::pair<std::uint32_t, std::uint32_t>>& ab);
+bool put(Case& g, int pos, const std::optional<std::pair<std::uint32_t, std::uint32_t>>& ab);
 
 // The running state of one characterisation: the black box, what has been measured so
 // far, and the reports of the recipes that already ran.
@@ -62,11 +62,11 @@ struct Ctx {
   Planner P;
   Measurement m;
   std::size_t cases = 0;
-  std::vector<GeneratedCase> all_cases;     // every probe, for the fit's final verification
+  std::vector<Case> all_cases;     // every probe, for the fit's final verification
   std::vector<std::uint32_t> all_outputs;
   std::vector<FeatureReport> done;          // reports of recipes that ran, in order
-  std::vector<std::uint32_t> eval(const std::vector<GeneratedCase>& cs);
-  void row(FeatureReport& r, std::string label, const GeneratedCase& g, std::uint32_t got, std::string reading);
+  std::vector<std::uint32_t> eval(const std::vector<Case>& cs);
+  void row(FeatureReport& r, std::string label, const Case& g, std::uint32_t got, std::string reading);
   const FeatureReport* find(const std::string& feature) const;
   // Parameters as measured so far, tcnum's defaults elsewhere.
   DatapathParams params() const;

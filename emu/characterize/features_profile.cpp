@@ -36,7 +36,7 @@ ProfileCell profile(const Instruction& in, const BatchFn& box, ProfileOp op, Ini
   };
   auto as_fp32 = [](Format f, std::uint32_t bits) { return encode(Format::fp32, to_double(f, bits)); };  // exact: f ⊂ fp32
 
-  std::vector<GeneratedCase> cases;
+  std::vector<Case> cases;
   cases.reserve(trials);
   // CPU operands (FP32 bits) per trial: a0, b0, a1, b1, c.
   struct Cpu {
@@ -47,7 +47,7 @@ ProfileCell profile(const Instruction& in, const BatchFn& box, ProfileOp op, Ini
   const std::uint32_t one32 = encode(Format::fp32, 1.0), zero32 = 0;
   for (const auto& d : draws) {
     const std::uint32_t x0 = d.a[0], x1 = d.b[0], x2 = d.c;
-    GeneratedCase g;
+    Case g;
     g.a.assign(in.k, zero_bits(fa, false));
     g.b.assign(in.k, zero_bits(fb, false));
     g.c = zero_bits(fc, false);

@@ -15,7 +15,7 @@ namespace tcnum {
 
 ElementFn element_fn(const DatapathParams& p, const Instruction& in) {
   return [p, in](const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b, std::uint32_t c) {
-    return features::evaluate(p, in, GeneratedCase{a, b, c, {}, {}});
+    return features::evaluate(p, in, Case{a, b, c, {}, {}});
   };
 }
 

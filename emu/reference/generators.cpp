@@ -137,8 +137,8 @@ std::uint32_t nudge(Format f, std::uint32_t bits, int steps) {
 
 std::uint32_t round_normal(Format f, Rng& rng) { return encode(f, rng.normal(), Rounding::nearest_even); }
 
-GeneratedCase gen_normal(const Instruction& in, Rng& rng) {
-  GeneratedCase g;
+Case gen_normal(const Instruction& in, Rng& rng) {
+  Case g;
   g.a.resize(in.k);
   g.b.resize(in.k);
   for (int k = 0; k < in.k; ++k) {
@@ -149,8 +149,8 @@ GeneratedCase gen_normal(const Instruction& in, Rng& rng) {
   return g;
 }
 
-GeneratedCase gen_randbits(const Instruction& in, Rng& rng) {
-  GeneratedCase g;
+Case gen_randbits(const Instruction& in, Rng& rng) {
+  Case g;
   g.a.resize(in.k);
   g.b.resize(in.k);
   for (int k = 0; k < in.k; ++k) {
@@ -177,14 +177,14 @@ void split_product(const Instruction& in, int t, Rng& rng, std::uint32_t& a, std
   b = value_at(in.b_type, sign_b, t - ea, rng);
 }
 
-GeneratedCase gen_spread(const Instruction& in, Rng& rng) {
+Case gen_spread(const Instruction& in, Rng& rng) {
   const FormatSpec &sa = spec(in.a_type), &sb = spec(in.b_type), &sc = spec(in.c_type), &sd = spec(in.d_type);
   // Exponents every term and the sum can hold: products, a normal C, and D with headroom for K terms.
   const int wlo = std::max({sa.emin() + sb.emin(), sc.emin(), sd.emin()});
   const int whi = std::max(wlo, std::min({sa.emax() + sb.emax() - 1, sc.emax() - 1, sd.emax() - 6}));
   const int lead = rng.range(std::min(wlo + 30, whi), whi);
   const int lead_slot = rng.chance(1, 4) ? in.k : static_cast<int>(rng.below(in.k));  // k == C
-  GeneratedCase g;
+  Case g;
   g.a.resize(in.k);
   g.b.resize(in.k);
   for (int k = 0; k <= in.k; ++k) {
@@ -199,8 +199,8 @@ GeneratedCase gen_spread(const Instruction& in, Rng& rng) {
   return g;
 }
 
-GeneratedCase gen_cancel(const Instruction& in, Rng& rng, mpfr_ptr tmp) {
-  GeneratedCase g = gen_normal(in, rng);
+Case gen_cancel(const Instruction& in, Rng& rng, mpfr_ptr tmp) {
+  Case g = gen_normal(in, rng);
   std::vector<int> perm(in.k);
   for (int k = 0; k < in.k; ++k) perm[k] = k;
   for (int k = in.k - 1; k > 0; --k) std::swap(perm[k], perm[rng.below(k + 1)]);  // Fisher–Yates
@@ -240,8 +240,8 @@ std::uint32_t special_value(Format f, Rng& rng) {
   }
 }
 
-GeneratedCase gen_special(const Instruction& in, Rng& rng) {
-  GeneratedCase g = gen_normal(in, rng);
+Case gen_special(const Instruction& in, Rng& rng) {
+  Case g = gen_normal(in, rng);
   for (int k = 0; k < in.k; ++k) {
     if (rng.chance(1, 8)) g.a[k] = special_value(in.a_type, rng);
     if (rng.chance(1, 8)) g.b[k] = special_value(in.b_type, rng);
@@ -250,9 +250,9 @@ GeneratedCase gen_special(const Instruction& in, Rng& rng) {
   return g;
 }
 
-GeneratedCase gen_subnorm(const Instruction& in, Rng& rng) {
+Case gen_subnorm(const Instruction& in, Rng& rng) {
   const FormatSpec& sd = spec(in.d_type);
-  GeneratedCase g;
+  Case g;
   g.a.resize(in.k);
   g.b.resize(in.k);
   for (int k = 0; k < in.k; ++k) {
@@ -285,7 +285,7 @@ GeneratedCase gen_subnorm(const Instruction& in, Rng& rng) {
 // (ue4m3: random significands too), the same value along the whole row and column under
 // `cancel` (so that the pairs still cancel), any non-NaN pattern under `randbits`, and under
 // `special` each scale replaced with p=1/8 by NaN, the largest or the smallest scale (or 0, ue4m3).
-void draw_scales(const Instruction& in, int which, Rng& rng, GeneratedCase& g) {
+void draw_scales(const Instruction& in, int which, Rng& rng, Case& g) {
   const Format f = in.scale_type;
   const FormatSpec& s = spec(f);
   const auto n = static_cast<std::size_t>(in.scales_per_row());
@@ -332,7 +332,7 @@ std::string_view distribution_description(std::string_view dist) {
   throw std::invalid_argument("unknown distribution '" + std::string(dist) + "'; valid: " + valid_names());
 }
 
-std::vector<GeneratedCase> generate(const Instruction& in, std::string_view dist, std::size_t count,
+std::vector<Case> generate(const Instruction& in, std::string_view dist, std::size_t count,
                                     std::uint64_t seed) {
   int which = -1;
   for (std::size_t i = 0; i < kDists.size(); ++i)
@@ -342,7 +342,7 @@ std::vector<GeneratedCase> generate(const Instruction& in, std::string_view dist
   if (in.k <= 0) throw std::invalid_argument("generate: instruction " + in.name + " has no K");
   Rng rng(seed);
   MpfrValue tmp(64);
-  std::vector<GeneratedCase> out;
+  std::vector<Case> out;
   out.reserve(count);
   for (std::size_t i = 0; i < count; ++i) {
     switch (which) {

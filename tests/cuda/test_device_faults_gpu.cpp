@@ -18,10 +18,10 @@ using namespace tcnum;
 
 namespace {
 
-std::vector<device::Case> random_cases(const Instruction& in, std::size_t count) {
+std::vector<Case> random_cases(const Instruction& in, std::size_t count) {
   std::mt19937 rng(7);
   const std::uint32_t mask_ab = storage_mask(in.a_type), mask_c = storage_mask(in.c_type);
-  std::vector<device::Case> cases(count);
+  std::vector<Case> cases(count);
   for (auto& c : cases) {
     c.a.resize(static_cast<std::size_t>(in.k));
     c.b.resize(static_cast<std::size_t>(in.k));

@@ -46,9 +46,9 @@ std::uint64_t stream_seed(std::uint64_t seed, const std::string& instr, const st
 namespace {
 
 #ifdef TCNUM_HAVE_CUDA
-std::vector<std::uint32_t> run_on_gpu(const tcnum::Instruction& in, const std::vector<tcnum::GeneratedCase>& cases,
+std::vector<std::uint32_t> run_on_gpu(const tcnum::Instruction& in, const std::vector<tcnum::Case>& cases,
                                       bool both_a_sources) {
-  std::vector<tcnum::device::Case> dc;
+  std::vector<tcnum::Case> dc;
   dc.reserve(cases.size());
   for (const auto& g : cases) dc.push_back({g.a, g.b, g.c});
   auto d = tcnum::device::run_cases(in, dc);
@@ -80,7 +80,7 @@ std::string gpu_description() {
   return info.name + ", sm_" + std::to_string(info.sm) + ", driver " + info.driver + ", CUDA runtime " + info.runtime;
 }
 #else
-std::vector<std::uint32_t> run_on_gpu(const tcnum::Instruction&, const std::vector<tcnum::GeneratedCase>&, bool) {
+std::vector<std::uint32_t> run_on_gpu(const tcnum::Instruction&, const std::vector<tcnum::Case>&, bool) {
   throw std::runtime_error("this numprobe was built without CUDA: --backend device and record need a build "
                            "with the CUDA toolkit (see docs/probes.md)");
 }
@@ -93,7 +93,7 @@ int gpu_sm() {
 
 }  // namespace
 
-std::vector<std::uint32_t> run_on_device(const tcnum::Instruction& in, const std::vector<tcnum::GeneratedCase>& cases,
+std::vector<std::uint32_t> run_on_device(const tcnum::Instruction& in, const std::vector<tcnum::Case>& cases,
                                          bool both_a_sources) {
   if (const auto sim = simulated_device()) return run_simulated(*sim, in, cases);
   return run_on_gpu(in, cases, both_a_sources);

@@ -21,7 +21,7 @@ std::uint64_t stream_seed(std::uint64_t seed, const std::string& instr, const st
 // numprobe was built without CUDA). For wgmma with `both_a_sources`, runs A from shared
 // memory and from registers and throws if the two ever differ. With TCNUM_SIMULATED_DEVICE set
 // (simulated_device.hpp, for fault tests), the emulator plays the GPU in all three functions.
-std::vector<std::uint32_t> run_on_device(const tcnum::Instruction& in, const std::vector<tcnum::GeneratedCase>& cases,
+std::vector<std::uint32_t> run_on_device(const tcnum::Instruction& in, const std::vector<tcnum::Case>& cases,
                                          bool both_a_sources);
 
 std::string device_description();  // name, sm, driver, runtime; or why there is none

@@ -51,7 +51,7 @@ Backend make_backend(const std::string& backend, const std::string& arch, const 
 
 BatchFn black_box(const Backend& b, const Instruction& in) {
   if (!b.device) return emulator(*b.model, in);
-  return [in](const std::vector<GeneratedCase>& cases) { return run_on_device(in, cases, false); };
+  return [in](const std::vector<Case>& cases) { return run_on_device(in, cases, false); };
 }
 
 std::string model_validation(const Backend& b, const Instruction& in) {

@@ -50,7 +50,7 @@ std::optional<SimulatedDevice> simulated_device() {
 }
 
 std::vector<std::uint32_t> run_simulated(const SimulatedDevice& dev, const tcnum::Instruction& in,
-                                         const std::vector<tcnum::GeneratedCase>& cases) {
+                                         const std::vector<tcnum::Case>& cases) {
   static std::atomic<int> batches{0};
   if (dev.kill_after > 0 && ++batches > dev.kill_after) std::raise(SIGKILL);
   const tcnum::Model& model = tcnum::builtin_model(dev.sm);

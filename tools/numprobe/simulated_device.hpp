@@ -25,6 +25,6 @@ struct SimulatedDevice {
 std::optional<SimulatedDevice> simulated_device();
 
 std::vector<std::uint32_t> run_simulated(const SimulatedDevice& dev, const tcnum::Instruction& in,
-                                         const std::vector<tcnum::GeneratedCase>& cases);
+                                         const std::vector<tcnum::Case>& cases);
 
 }  // namespace numprobe

@@ -28,7 +28,7 @@ namespace tcnum::features {
 
 // Evaluates a batch of cases of one instruction and returns D's raw bits, one per case.
 // Recipes put every case they can decide up front into one batch (one GPU launch).
-using BatchFn = std::function<std::vector<std::uint32_t>(const std::vector<GeneratedCase>&)>;
+using BatchFn = std::function<std::vector<std::uint32_t>(const std::vector<Case>&)>;
 
 // One element at a time: the black box of the published recipes (tcnum/characterize/recipes.hpp).
 using ElementFn = tcnum::ElementFn;
@@ -37,7 +37,7 @@ BatchFn emulator(const DatapathParams& params, const Instruction& in);
 // The emulator's D for one case. The recipes design A, B and C only: a case of a block-scaled
 // instruction without scales gets unit scales (every scale 2^0), so the recipes characterise the
 // datapath behind the scale step.
-std::uint32_t evaluate(const DatapathParams& params, const Instruction& in, const GeneratedCase& g);
+std::uint32_t evaluate(const DatapathParams& params, const Instruction& in, const Case& g);
 BatchFn emulator(const Model& model, const Instruction& in);  // throws if the model has no rule for `in`
 BatchFn batch_of(ElementFn fn);
 ElementFn element_of(BatchFn fn);
@@ -121,7 +121,7 @@ struct InstructionFit {
   std::vector<std::string> issues;             // why the fit may be wrong (no candidate matched, ...)
   // Everything the black box was asked, with its answers: the model assembly keeps a rule for
   // an instruction only if the rule reproduces all of them.
-  std::vector<GeneratedCase> cases;
+  std::vector<Case> cases;
   std::vector<std::uint32_t> outputs;
 };
 

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "tcnum/core/case.hpp"
 #include "tcnum/core/instruction.hpp"
 #include "tcnum/core/model.hpp"
 
@@ -37,11 +38,9 @@ ElementFn element_fn(const DatapathParams& p, const Instruction& in);
 namespace recipes {
 
 // One evaluation a recipe made, kept for reports.
-struct Probe {
+// An Observation (the case and what the black box returned) with what it tests.
+struct Probe : Observation {
   std::string what;  // e.g. "c = 1, a*b = [2^-24, 2^-24]"
-  std::vector<std::uint32_t> a, b;
-  std::uint32_t c = 0;
-  std::uint32_t d = 0;                    // what the black box returned
   std::optional<std::uint32_t> expected;  // what the recipe's pass rule wants, where it has one
 };
 

@@ -7,20 +7,17 @@
 #include <string>
 #include <vector>
 
+#include "tcnum/core/case.hpp"
 #include "tcnum/core/instruction.hpp"
 #include "tcnum/core/model.hpp"
 
 namespace tcnum {
 
-struct CorpusCase {
+// One corpus line: an Observation (a, b, c, block scales, d) and where it was made.
+struct CorpusCase : Observation {
   std::string arch;  // as written, e.g. "sm_90"
   int sm = 0;
   Instruction instruction;
-  std::vector<std::uint32_t> a, b;
-  std::uint32_t c = 0, d = 0;
-  // Block-scaled instructions only: the scales of A's row and of B's column (in.scales_per_row()
-  // each, raw in.scale_type bits); empty otherwise.
-  std::vector<std::uint32_t> scale_a, scale_b;
 };
 
 // Parses one case line; on failure returns nullopt and sets `why`.

@@ -55,17 +55,10 @@
 #include <string_view>
 #include <vector>
 
+#include "tcnum/core/case.hpp"
 #include "tcnum/core/instruction.hpp"
 
 namespace tcnum {
-
-struct GeneratedCase {
-  std::vector<std::uint32_t> a, b;  // K raw elements each, in the instruction's A and B types
-  std::uint32_t c = 0;              // raw C in its type
-  // Block-scaled instructions: the in.scales_per_row() scales of A's row and of B's column
-  // (raw in.scale_type bits); empty otherwise.
-  std::vector<std::uint32_t> scale_a, scale_b;
-};
 
 // The names above, in that order.
 std::vector<std::string> distribution_names();
@@ -75,7 +68,7 @@ std::string_view distribution_description(std::string_view dist);
 
 // `count` cases of `in` from distribution `dist` with `seed`. Throws std::invalid_argument
 // (listing the valid names) for an unknown distribution.
-std::vector<GeneratedCase> generate(const Instruction& in, std::string_view dist, std::size_t count,
+std::vector<Case> generate(const Instruction& in, std::string_view dist, std::size_t count,
                                     std::uint64_t seed);
 
 }  // namespace tcnum

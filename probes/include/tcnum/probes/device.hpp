@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "tcnum/core/case.hpp"
 #include "tcnum/core/instruction.hpp"
 
 namespace tcnum::device {
@@ -22,13 +23,6 @@ class DeviceError : public std::runtime_error {
 class DeviceOutOfMemory : public DeviceError {
  public:
   using DeviceError::DeviceError;
-};
-
-// One dot-product case: K raw elements of one row of A and one column of B, and C.
-struct Case {
-  std::vector<std::uint32_t> a;
-  std::vector<std::uint32_t> b;
-  std::uint32_t c = 0;
 };
 
 enum class ASource : std::uint8_t { shared_memory, registers };  // wgmma only
