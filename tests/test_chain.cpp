@@ -9,6 +9,7 @@
 #include "tcnum/studies/chain.hpp"
 #include "tcnum/core/format.hpp"
 #include "tcnum/core/model.hpp"
+#include "tcnum/reference/exact_box.hpp"
 #include "tcnum/reference/normal.hpp"
 
 namespace {
@@ -35,9 +36,9 @@ ch::Config config(Format dtype, ch::Init init, int trials, int max_len) {
 // The emulator with the exact model and the MPFR chain (rounded once per link) on the same
 // configuration, asserted equal link by link; returns the emulator's result.
 ch::Result expect_emulator_equals_mpfr(ch::Config cfg, const std::string& label) {
-  const ch::Result emu = ch::run(cfg, ch::emulator_gemm(exact_model()));
+  const ch::Result emu = ch::run(cfg, emulator_box(exact_model()));
   cfg.fp32_reference = cfg.exact_reference = false;
-  const ch::Result mp = ch::run(cfg, ch::mpfr_gemm());
+  const ch::Result mp = ch::run(cfg, exact_box());
   for (std::size_t t = 0; t < emu.trials.size(); ++t)
     for (std::size_t l = 0; l < emu.trials[t].links.size(); ++l)
       EXPECT_EQ(emu.trials[t].links[l].d_hash, mp.trials[t].links[l].d_hash) << label << " trial " << t << " link " << l + 1;
@@ -91,7 +92,7 @@ TEST(Chain, StudyInstructions) {
 // the first link is almost exact (products exact, one fp32-level accumulation).
 TEST(Chain, Bf16ErrorsGrowWithLength) {
   const ch::Config cfg = config(Format::bf16, ch::Init::low, 40, 8);
-  const auto pts = ch::summarize(ch::run(cfg, ch::emulator_gemm(builtin_model(80))));
+  const auto pts = ch::summarize(ch::run(cfg, emulator_box(builtin_model(80))));
   ASSERT_EQ(pts.size(), 8u);
   EXPECT_LT(pts[0].mean_rel_err_fp32, 1e-6);
   EXPECT_LT(pts[0].mean_rel_err_exact, 1e-6);
@@ -102,14 +103,14 @@ TEST(Chain, Bf16ErrorsGrowWithLength) {
   }
   EXPECT_GT(pts[7].mean_rel_err_exact, 1e-3);  // about 2^-9 per conversion, many conversions
   // FP32 initialisation costs more at every N (the paper's third observation).
-  const auto p32 = ch::summarize(ch::run(config(Format::bf16, ch::Init::fp32, 40, 8), ch::emulator_gemm(builtin_model(80))));
+  const auto p32 = ch::summarize(ch::run(config(Format::bf16, ch::Init::fp32, 40, 8), emulator_box(builtin_model(80))));
   for (std::size_t i = 0; i < pts.size(); ++i) EXPECT_GT(p32[i].mean_rel_err_exact, pts[i].mean_rel_err_exact);
 }
 
 // FP16 with the default set-up (m16n8k8, A 16×8, B_i 8×8, N(0,1)): magnitudes grow by about
 // sqrt(8) per link, so the conversion of D_{N-1} to f16 overflows around N = 10.
 TEST(Chain, Fp16OverflowIsReported) {
-  const ch::Result r = ch::run(config(Format::fp16, ch::Init::low, 24, 16), ch::emulator_gemm(builtin_model(80)));
+  const ch::Result r = ch::run(config(Format::fp16, ch::Init::low, 24, 16), emulator_box(builtin_model(80)));
   for (const auto& t : r.trials) {
     EXPECT_GE(t.first_overflow, 8);
     EXPECT_LE(t.first_overflow, 16);
@@ -121,7 +122,7 @@ TEST(Chain, Fp16OverflowIsReported) {
     }
   }
   // TF32 has the same precision and fp32's range: same draws, no overflow.
-  const ch::Result tf = ch::run(config(Format::tf32, ch::Init::low, 24, 16), ch::emulator_gemm(builtin_model(80)));
+  const ch::Result tf = ch::run(config(Format::tf32, ch::Init::low, 24, 16), emulator_box(builtin_model(80)));
   for (const auto& t : tf.trials) EXPECT_EQ(t.first_overflow, 0);
 }
 
@@ -169,7 +170,7 @@ TEST(ChainBlockScaled, FourBitElementsLoseMoreThanEightBitOnes) {
   // e2m1 keeps 1 fraction bit, e4m3 3: NVFP4's quantisation error is several times MXFP8's.
   auto first_link = [](const char* instr, Format dtype) {
     const ch::Config cfg = block_scaled_config(instr, dtype, ch::Init::fp32, 30, 1);
-    return ch::summarize(ch::run(cfg, ch::emulator_gemm(builtin_model(120)))).at(0).mean_rel_err_exact;
+    return ch::summarize(ch::run(cfg, emulator_box(builtin_model(120)))).at(0).mean_rel_err_exact;
   };
   const double mx = first_link(kMxfp8, Format::e4m3), nv = first_link(kNvfp4, Format::e2m1);
   EXPECT_GT(mx, 0.0);
@@ -179,10 +180,10 @@ TEST(ChainBlockScaled, FourBitElementsLoseMoreThanEightBitOnes) {
 TEST(ChainBlockScaled, ScalingMustMatchTheInstruction) {
   ch::Config cfg = block_scaled_config(kMxfp8, Format::e4m3, ch::Init::low, 1, 1);
   cfg.scaling = ch::Scaling::amax;
-  EXPECT_THROW(ch::run(cfg, ch::emulator_gemm(builtin_model(120))), std::invalid_argument);
+  EXPECT_THROW(ch::run(cfg, emulator_box(builtin_model(120))), std::invalid_argument);
   cfg = config(Format::e4m3, ch::Init::low, 1, 1);
   cfg.scaling = ch::Scaling::block;
-  EXPECT_THROW(ch::run(cfg, ch::emulator_gemm(builtin_model(90))), std::invalid_argument);
+  EXPECT_THROW(ch::run(cfg, emulator_box(builtin_model(90))), std::invalid_argument);
 }
 
 TEST(Chain, ReproducibleWhateverTheThreadCount) {
@@ -190,9 +191,9 @@ TEST(Chain, ReproducibleWhateverTheThreadCount) {
   cfg.instr = find_instruction("mma.m16n8k32.f32.e5m2.e5m2.f32", 90);
   cfg.scaling = ch::Scaling::amax;
   cfg.threads = 1;
-  const ch::Result one = ch::run(cfg, ch::emulator_gemm(builtin_model(90), 1));
+  const ch::Result one = ch::run(cfg, emulator_box(builtin_model(90), 1));
   cfg.threads = 3;
-  const ch::Result three = ch::run(cfg, ch::emulator_gemm(builtin_model(90), 3));
+  const ch::Result three = ch::run(cfg, emulator_box(builtin_model(90), 3));
   for (std::size_t t = 0; t < one.trials.size(); ++t)
     for (std::size_t l = 0; l < one.trials[t].links.size(); ++l) {
       EXPECT_EQ(one.trials[t].links[l].d_hash, three.trials[t].links[l].d_hash);
@@ -208,11 +209,11 @@ TEST(Chain, RefusedThreadsNeitherAbortNorChangeResults) {
   ch::Config cfg = config(Format::bf16, ch::Init::low, 300, 2);
   cfg.exact_reference = false;
   cfg.threads = 1;
-  const ch::Result one = ch::run(cfg, ch::emulator_gemm(builtin_model(80), 1));
+  const ch::Result one = ch::run(cfg, emulator_box(builtin_model(80), 1));
   const std::string status = test::run_with_address_space_cap(96u << 20, [&] {
     ch::Config many = cfg;
     many.threads = 300;
-    const ch::Result r = ch::run(many, ch::emulator_gemm(builtin_model(80), 300));
+    const ch::Result r = ch::run(many, emulator_box(builtin_model(80), 300));
     for (std::size_t t = 0; t < one.trials.size(); ++t)
       for (std::size_t l = 0; l < one.trials[t].links.size(); ++l)
         if (r.trials[t].links[l].d_hash != one.trials[t].links[l].d_hash) return 1;
@@ -224,10 +225,10 @@ TEST(Chain, RefusedThreadsNeitherAbortNorChangeResults) {
 TEST(Chain, RejectsBadSizes) {
   ch::Config cfg = config(Format::bf16, ch::Init::low, 1, 1);
   cfg.k = 12;  // not a multiple of K = 8
-  EXPECT_THROW(ch::run(cfg, ch::emulator_gemm(builtin_model(80))), std::invalid_argument);
+  EXPECT_THROW(ch::run(cfg, emulator_box(builtin_model(80))), std::invalid_argument);
   cfg.k = 0;
   cfg.trials = 0;
-  EXPECT_THROW(ch::run(cfg, ch::emulator_gemm(builtin_model(80))), std::invalid_argument);
+  EXPECT_THROW(ch::run(cfg, emulator_box(builtin_model(80))), std::invalid_argument);
 }
 
 }  // namespace

@@ -43,7 +43,7 @@ TEST_P(BlackwellFeatures, EveryRecipeRunsAndAgreesOrSaysWhyNot) {
   const DatapathParams& p = builtin_model(sm).params_for(in);
   FeatureOptions opt;
   opt.reference = &p;
-  const auto reports = run_features(in, emulator(builtin_model(sm), in), feature_names(), opt);
+  const auto reports = run_features(in, emulator_box(builtin_model(sm)), feature_names(), opt);
   ASSERT_EQ(reports.size(), feature_names().size());
   int applicable = 0;
   for (const FeatureReport& r : reports) {
@@ -64,7 +64,7 @@ TEST_P(BlackwellFeatures, FitReproducesEveryCaseItAsked) {
   FitOptions opt;
   opt.random_cases = 20;
   opt.features.published = false;
-  const InstructionFit f = fit_instruction(in, emulator(builtin_model(sm), in), opt);
+  const InstructionFit f = fit_instruction(in, emulator_box(builtin_model(sm)), opt);
   EXPECT_EQ(f.verified, f.verify_total) << in.name;
   if (f.measured.frac_bits) {
     const int F = builtin_model(sm).params_for(in).frac_bits;
@@ -120,7 +120,7 @@ TEST(BlackwellProfile, Fp4ProductsAndTheirSumsAreExact) {
   // e2m1 products have at most 4 significant bits and two of them sum exactly in f32.
   for (int sm : {100, 120}) {
     const Instruction in = default_instruction(Format::e2m1, sm, Format::fp32);
-    const BatchFn box = emulator(builtin_model(sm), in);
+    const BlackBox box = emulator_box(builtin_model(sm));
     for (ProfileOp op : {ProfileOp::multiply, ProfileOp::inner}) {
       const ProfileCell cell = profile(in, box, op, Init::low, 200, 1);
       EXPECT_EQ(cell.differ_exact, 0u) << in.name << " " << name_of(op);

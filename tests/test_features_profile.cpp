@@ -14,7 +14,7 @@ using namespace tcnum::features;
 
 ProfileCell run(Format dtype, Format acc, ProfileOp op, Init init, bool c_like_inputs = false) {
   const Instruction in = default_instruction(dtype, 80, acc);
-  return profile(in, emulator(builtin_model(80), in), op, init, 1000, 1, c_like_inputs);
+  return profile(in, emulator_box(builtin_model(80)), op, init, 1000, 1, c_like_inputs);
 }
 
 TEST(SunProfiling, LowFormatMultiplicationAndInnerProductAreExact) {

@@ -24,7 +24,7 @@ Model fit_model(const Model& model, int sm, std::vector<InstructionFit>* fits_ou
   FitOptions opt;
   opt.random_cases = 60;
   opt.features.published = false;  // the published recipes are cross-checks; test_paper_recipes covers them
-  for (const Instruction& in : only ? *only : fit_instructions(sm)) fits.push_back(fit_instruction(in, emulator(model, in), opt));
+  for (const Instruction& in : only ? *only : fit_instructions(sm)) fits.push_back(fit_instruction(in, emulator_box(model), opt));
   Model m = assemble_model("sm_" + std::to_string(sm), sm, "fitted", fits, "test");
   if (fits_out) *fits_out = std::move(fits);
   return m;
@@ -203,7 +203,7 @@ INSTANTIATE_TEST_SUITE_P(OneParameterEach, Perturbed, ::testing::ValuesIn(kPertu
 // The feature verdicts read the parameters back on single instructions.
 TEST(FeatureReports, Sm90Bf16) {
   const Instruction in = find_instruction("mma.m16n8k16.f32.bf16.bf16.f32", 90);
-  const auto reports = run_features(in, emulator(builtin_model(90), in), feature_names());
+  const auto reports = run_features(in, emulator_box(builtin_model(90)), feature_names());
   ASSERT_EQ(reports.size(), feature_names().size());
   auto fact = [&](const std::string& feature, const std::string& key) -> std::string {
     for (const auto& r : reports)

@@ -32,12 +32,12 @@ using namespace tcnum::recipes;
 struct Target {
   int sm;
   Instruction in;
-  ElementFn fn;
+  BlackBox fn;
 };
 
 Target target(int sm, const char* name) {
   Instruction in = find_instruction(name, sm);
-  return Target{sm, in, element_fn(builtin_model(sm), in)};
+  return Target{sm, in, emulator_box(builtin_model(sm))};
 }
 
 std::string describe(const RecipeVerdict& v, const Instruction& in) {
@@ -345,7 +345,7 @@ TEST(ModelStructure, AmpereF16OutputRoundsEveryBlockToF16) {
   a[8] = h(std::ldexp(1, -11));                                                // block 2: + 2^-11
   // Block 1 rounds to f16: 1 + 2^-10 (above the tie); block 2: 1 + 2^-10 + 2^-11 ties to 1 + 2^-9.
   // (Keeping block 1 in fp32 would give 1 + 2^-10 + 2^-22 -> 1 + 2^-10.)
-  EXPECT_EQ(to_double(Format::fp16, t.fn(a, b, h(0))), 1.0 + std::ldexp(1, -9));
+  EXPECT_EQ(to_double(Format::fp16, evaluate(t.fn, t.in, Case{a, b, h(0), {}, {}})), 1.0 + std::ldexp(1, -9));
 }
 
 // The recipes are black-box: a wrong model is told apart. Volta's F = 23 fails the T4/A100 D1
@@ -354,15 +354,15 @@ TEST(RecipesSanity, DistinguishModels) {
   const Instruction in = find_instruction("mma.m16n8k16.f32.f16.f16.f32", 80);
   DatapathParams p = builtin_model(80).params_for(in);
   p.frac_bits = 23;
-  EXPECT_EQ(fasi_extra_alignment_bits(element_fn(p, in), in, FasiVariant::turing_ampere).verdict, "none");
+  EXPECT_EQ(fasi_extra_alignment_bits(emulator_box(p), in, FasiVariant::turing_ampere).verdict, "none");
   p = builtin_model(80).params_for(in);
   p.block_size = 4;
-  EXPECT_EQ(km_fma_size(element_fn(p, in), in).value, 4);
-  EXPECT_EQ(probe_block_size(element_fn(p, in), in).value, 4);
+  EXPECT_EQ(km_fma_size(emulator_box(p), in).value, 4);
+  EXPECT_EQ(probe_block_size(emulator_box(p), in).value, 4);
   p.frac_bits = 30;
-  EXPECT_EQ(probe_kept_fraction_bits(element_fn(p, in), in).value, 30);
+  EXPECT_EQ(probe_kept_fraction_bits(emulator_box(p), in).value, 30);
   p.block_rounding = Rounding::nearest_even;
-  EXPECT_EQ(km_output_rounding(element_fn(p, in), in).verdict, "nearest_even");
+  EXPECT_EQ(km_output_rounding(emulator_box(p), in).verdict, "nearest_even");
 }
 
 TEST(RecipesSanity, NotApplicableIsReported) {
@@ -388,7 +388,7 @@ TEST(RecipesSanity, ReportsRecordTheBlackBox) {
       } else {
         EXPECT_FALSE(r.note.empty()) << r.recipe << " on " << name;
       }
-      for (const Probe& p : r.probes) EXPECT_EQ(p.d, t.fn(p.a, p.b, p.c)) << r.recipe << ": " << p.what;
+      for (const Probe& p : r.probes) EXPECT_EQ(p.d, evaluate(t.fn, t.in, p)) << r.recipe << ": " << p.what;
     }
   }
 }
@@ -403,14 +403,14 @@ RC_GTEST_PROP(RecipesSanity, ProbesMeasureTheirParameter, ()) {
   const Instruction in = find_instruction(*rc::gen::element("mma.m16n8k16.f32.bf16.bf16.f32", "mma.m16n8k16.f32.f16.f16.f32"), sm);
   DatapathParams p = builtin_model(sm).params_for(in);
   p.frac_bits = *rc::gen::inRange(10, 40);
-  const RecipeVerdict f = probe_kept_fraction_bits(element_fn(p, in), in);
+  const RecipeVerdict f = probe_kept_fraction_bits(emulator_box(p), in);
   RC_LOG() << describe(f, in);
   RC_ASSERT(f.applicable && f.value == p.frac_bits && !f.lower_bound);
 
   p.frac_bits = *rc::gen::inRange(23, 40);
   p.block_size = *rc::gen::element(1, 2, 4, 8, 16);
   p.align_exponent_floor.reset();
-  const RecipeVerdict kb = probe_block_size(element_fn(p, in), in);
+  const RecipeVerdict kb = probe_block_size(emulator_box(p), in);
   RC_LOG() << describe(kb, in);
   RC_ASSERT(kb.applicable && kb.value == p.block_size);
   RC_ASSERT(kb.lower_bound == (p.block_size == in.k));

@@ -212,7 +212,7 @@ FeatureReport recipe_align(Ctx& ctx) {
   return r;
 }
 
-std::vector<recipes::RecipeVerdict> published_align(const ElementFn& f, const Instruction& in) {
+std::vector<recipes::RecipeVerdict> published_align(const BlackBox& f, const Instruction& in) {
   using namespace recipes;
   return {fasi_extra_alignment_bits(f, in, fasi_variant(in)), km_extra_alignment_bits(f, in), probe_kept_fraction_bits(f, in)};
 }

@@ -66,7 +66,7 @@ FeatureReport recipe_carry(Ctx& ctx) {
   return r;
 }
 
-std::vector<recipes::RecipeVerdict> published_carry(const ElementFn& f, const Instruction& in) {
+std::vector<recipes::RecipeVerdict> published_carry(const BlackBox& f, const Instruction& in) {
   using namespace recipes;
   return {fasi_carry_out_bits(f, in), km_extra_carry_bits(f, in)};
 }

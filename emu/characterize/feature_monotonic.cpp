@@ -90,7 +90,7 @@ FeatureReport recipe_monotonic(Ctx& ctx) {
   return r;
 }
 
-std::vector<recipes::RecipeVerdict> published_monotonic(const ElementFn& f, const Instruction& in) {
+std::vector<recipes::RecipeVerdict> published_monotonic(const BlackBox& f, const Instruction& in) {
   using namespace recipes;
   return {fasi_monotonicity(f, in, fasi_variant(in))};
 }

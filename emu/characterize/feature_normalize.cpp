@@ -83,7 +83,7 @@ FeatureReport recipe_normalize(Ctx& ctx) {
   return r;
 }
 
-std::vector<recipes::RecipeVerdict> published_normalize(const ElementFn& f, const Instruction& in) {
+std::vector<recipes::RecipeVerdict> published_normalize(const BlackBox& f, const Instruction& in) {
   using namespace recipes;
   return {fasi_normalization_addition(f, in), fasi_normalization_subtraction(f, in, fasi_variant(in)),
           km_normalisation_pattern(f, in)};

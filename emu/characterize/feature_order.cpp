@@ -291,12 +291,12 @@ FeatureReport recipe_order(Ctx& ctx, bool full) {
 FeatureReport recipe_blocksize(Ctx& ctx) { return recipe_order(ctx, false); }
 FeatureReport recipe_full_order(Ctx& ctx) { return recipe_order(ctx, true); }
 
-std::vector<recipes::RecipeVerdict> published_blocksize(const ElementFn& f, const Instruction& in) {
+std::vector<recipes::RecipeVerdict> published_blocksize(const BlackBox& f, const Instruction& in) {
   using namespace recipes;
   return {km_fma_size(f, in), probe_block_size(f, in)};
 }
 
-std::vector<recipes::RecipeVerdict> published_order(const ElementFn& f, const Instruction& in) {
+std::vector<recipes::RecipeVerdict> published_order(const BlackBox& f, const Instruction& in) {
   using namespace recipes;
   return {fasi_sum_from_largest(f, in, fasi_variant(in)), fasi_accumulation_width(f, in, fasi_variant(in))};
 }

@@ -64,7 +64,7 @@ FeatureReport recipe_product(Ctx& ctx) {
   return r;
 }
 
-std::vector<recipes::RecipeVerdict> published_product(const ElementFn& f, const Instruction& in) {
+std::vector<recipes::RecipeVerdict> published_product(const BlackBox& f, const Instruction& in) {
   using namespace recipes;
   return {fasi_exact_products(f, in), fasi_exact_products_fp16_out(f, in)};
 }

@@ -31,8 +31,9 @@ namespace {
 // The published recipes of `test`, run on the same box; only those that apply are reported.
 std::vector<recipes::RecipeVerdict> published_for(Ctx& ctx, const FeatureTest& test) {
   if (!test.published) return {};
-  const ElementFn f = [&ctx](const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b, std::uint32_t c) {
-    return ctx.eval({Case{a, b, c, {}, {}}}).at(0);
+  BlackBox f;  // ctx's box, counting the cases as ctx.eval does
+  f.cases = [&ctx](const Instruction&, std::span<const Case> cs) {
+    return ctx.eval(std::vector<Case>(cs.begin(), cs.end()));
   };
   std::vector<recipes::RecipeVerdict> kept;
   for (auto& v : test.published(f, ctx.in)) {
@@ -86,7 +87,7 @@ std::string feature_source(const std::string& name) {
   return s;
 }
 
-std::vector<FeatureReport> run_features(const Instruction& in, const BatchFn& box, const std::vector<std::string>& names,
+std::vector<FeatureReport> run_features(const Instruction& in, const BlackBox& box, const std::vector<std::string>& names,
                                         const FeatureOptions& opt) {
   detail::Ctx ctx(in, box, opt);
   std::vector<FeatureReport> out;

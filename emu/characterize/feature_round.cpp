@@ -140,7 +140,7 @@ FeatureReport recipe_round(Ctx& ctx) {
             if (p.block_result_frac_bits >= spec(bf).frac_bits) continue;
             int good = 1;
             for (std::size_t t = 0; t < cs.size() && good; ++t)
-              good = evaluate(p, ctx.in, cs[t]) == out[t];
+              good = emulate_case(p, ctx.in, cs[t]) == out[t];
             cands.push_back(p);
             ok.push_back(good);
           }
@@ -266,7 +266,7 @@ FeatureReport recipe_round(Ctx& ctx) {
   return r;
 }
 
-std::vector<recipes::RecipeVerdict> published_round(const ElementFn& f, const Instruction& in) {
+std::vector<recipes::RecipeVerdict> published_round(const BlackBox& f, const Instruction& in) {
   using namespace recipes;
   const RecipeVerdict eab = km_extra_alignment_bits(f, in);
   const RecipeVerdict fma = km_fma_size(f, in);

@@ -32,7 +32,7 @@ std::optional<T> first_matching(const Ctx& ctx, const std::vector<T>& cands, Set
     set(p, c);
     bool good = true;
     try {
-      for (std::size_t t = 0; t < cs.size() && good; ++t) good = evaluate(p, ctx.in, cs[t]) == out[t];
+      for (std::size_t t = 0; t < cs.size() && good; ++t) good = emulate_case(p, ctx.in, cs[t]) == out[t];
     } catch (const std::invalid_argument&) {
       good = false;
     }
@@ -156,7 +156,7 @@ void floor_probe(Ctx& ctx, FeatureReport& r) {
     const DatapathParams& ref = ctx.opt.reference ? *ctx.opt.reference : none;
     int shown = 0;
     for (std::size_t t = 0; t < cs.size() && shown < 6; ++t) {
-      if (evaluate(ref, ctx.in, cs[t]) == out[t]) continue;
+      if (emulate_case(ref, ctx.in, cs[t]) == out[t]) continue;
       std::string label = "floor probe:";
       for (int k = 0; k < ctx.in.k; ++k) {
         const double v = to_double(P.fa, cs[t].a[k]) * to_double(P.fb, cs[t].b[k]);
@@ -277,7 +277,7 @@ FeatureReport recipe_subnormal(Ctx& ctx) {
     for (std::size_t i = 0; i < ps.size(); ++i) {  // the F that explains the most readings
       std::vector<std::string> odd_here;
       for (std::size_t t = 0; t < cs.size(); ++t)
-        if (evaluate(ps[i], ctx.in, cs[t]) != out[t]) odd_here.push_back(what[t]);
+        if (emulate_case(ps[i], ctx.in, cs[t]) != out[t]) odd_here.push_back(what[t]);
       if (i == 0 || odd_here.size() < odd.size()) odd = std::move(odd_here);
       if (odd.empty()) break;
     }
@@ -305,7 +305,7 @@ FeatureReport recipe_subnormal(Ctx& ctx) {
   return r;
 }
 
-std::vector<recipes::RecipeVerdict> published_subnormal(const ElementFn& f, const Instruction& in) {
+std::vector<recipes::RecipeVerdict> published_subnormal(const BlackBox& f, const Instruction& in) {
   using namespace recipes;
   return {fasi_subnormal_inputs(f, in), fasi_subnormal_c(f, in), fasi_subnormal_outputs(f, in)};
 }

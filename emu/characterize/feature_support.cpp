@@ -117,7 +117,7 @@ bool put(Case& g, int pos, const Pair& ab) {
 
 std::vector<u32> Ctx::eval(const std::vector<Case>& cs) {
   if (cs.empty()) return {};
-  std::vector<u32> out = box(cs);
+  std::vector<u32> out = box.cases(in, cs);
   if (out.size() != cs.size())
     throw std::runtime_error("black box returned " + std::to_string(out.size()) + " results for " +
                              std::to_string(cs.size()) + " cases");
@@ -133,7 +133,7 @@ void Ctx::row(FeatureReport& r, std::string label, const Case& g, u32 got, std::
   pr.got = show(in.d_type, got);
   pr.reading = std::move(reading);
   if (opt.reference) {
-    const u32 want = evaluate(*opt.reference, in, g);
+    const u32 want = emulate_case(*opt.reference, in, g);
     pr.model = show(in.d_type, want);
     pr.agrees = want == got;
   }

@@ -210,7 +210,7 @@ std::vector<Instruction> fit_instructions(int sm) {
   return out;
 }
 
-InstructionFit fit_instruction(const Instruction& in, const BatchFn& box, const FitOptions& opt) {
+InstructionFit fit_instruction(const Instruction& in, const BlackBox& box, const FitOptions& opt) {
   Ctx ctx(in, box, opt.features);
   InstructionFit f;
   f.instruction = in;
@@ -239,11 +239,11 @@ InstructionFit fit_instruction(const Instruction& in, const BatchFn& box, const 
   std::size_t bad = 0;
   for (std::size_t t = 0; t < ctx.all_cases.size(); ++t) {
     const auto& g = ctx.all_cases[t];
-    if (evaluate(f.params, in, g) == ctx.all_outputs[t]) continue;
+    if (emulate_case(f.params, in, g) == ctx.all_outputs[t]) continue;
     if (++bad <= 3) {
       std::ostringstream os;
       os << "fitted params disagree with the black box on case " << t << " (got 0x" << std::hex << ctx.all_outputs[t]
-         << ", fitted 0x" << evaluate(f.params, in, g) << ")";
+         << ", fitted 0x" << emulate_case(f.params, in, g) << ")";
       f.issues.push_back(os.str());
     }
   }
@@ -277,7 +277,7 @@ Model assemble_model(const std::string& name, int sm, const std::string& descrip
       bool ok = kb <= kb_cap[static_cast<int>(input_class(f.instruction))];
       try {
         for (std::size_t t = 0; t < f.cases.size() && ok; ++t)
-          ok = evaluate(cands[c], f.instruction, f.cases[t]) == f.outputs[t];
+          ok = emulate_case(cands[c], f.instruction, f.cases[t]) == f.outputs[t];
       } catch (const std::invalid_argument&) {
         ok = false;  // e.g. passes that do not divide this instruction's K
       }

@@ -55,9 +55,9 @@ bool put(Case& g, int pos, const std::optional<std::pair<std::uint32_t, std::uin
 // The running state of one characterisation: the black box, what has been measured so
 // far, and the reports of the recipes that already ran.
 struct Ctx {
-  Ctx(const Instruction& i, const BatchFn& b, const FeatureOptions& o) : in(i), box(b), opt(o), P(i) {}
+  Ctx(const Instruction& i, const BlackBox& b, const FeatureOptions& o) : in(i), box(b), opt(o), P(i) {}
   const Instruction& in;
-  const BatchFn& box;
+  const BlackBox& box;
   FeatureOptions opt;
   Planner P;
   Measurement m;
@@ -93,7 +93,7 @@ struct FeatureTest {
   FeatureReport (*run)(Ctx&);
   // The published recipes that measure the same feature, run on the same black box as
   // cross-checks (only those that apply are reported); null when there are none.
-  std::vector<recipes::RecipeVerdict> (*published)(const ElementFn&, const Instruction&);
+  std::vector<recipes::RecipeVerdict> (*published)(const BlackBox&, const Instruction&);
 };
 
 // The tests, each in its own file feature_<name>.cpp (blocksize and order share one recipe).

@@ -20,7 +20,7 @@ std::string_view name_of(ProfileOp op) {
 
 std::string_view name_of(Init init) { return init == Init::low ? "low" : "fp32"; }
 
-ProfileCell profile(const Instruction& in, const BatchFn& box, ProfileOp op, Init init, std::size_t trials,
+ProfileCell profile(const Instruction& in, const BlackBox& box, ProfileOp op, Init init, std::size_t trials,
                     std::uint64_t seed, bool c_in_input_format) {
   if (in.k < 2) throw std::invalid_argument("profile: " + in.name + " has K < 2");
   // The draws: FP32 N(0,1) values from the seeded generator, three per trial (x0, x1, x2).
@@ -86,7 +86,7 @@ ProfileCell profile(const Instruction& in, const BatchFn& box, ProfileOp op, Ini
     cases.push_back(std::move(g));
     cpu.push_back(c);
   }
-  const auto out = box(cases);
+  const auto out = box.cases(in, cases);
   if (out.size() != cases.size()) throw std::runtime_error("profile: the black box returned the wrong number of results");
 
   ProfileCell cell;

@@ -54,7 +54,7 @@ struct Term {
 // Builds inputs, runs the black box, records probes.
 class Rig {
  public:
-  Rig(const ElementFn& f, const Instruction& in, RecipeVerdict& v) : f_(f), in_(in), v_(v) {}
+  Rig(const BlackBox& f, const Instruction& in, RecipeVerdict& v) : f_(f), in_(in), v_(v) {}
 
   void need_k(int n) const {
     if (in_.k < n) throw NotApplicable{"needs K >= " + std::to_string(n) + ", " + in_.name + " has K = " +
@@ -94,7 +94,7 @@ class Rig {
     p.what = what;
     p.c = cb;
     if (expected) p.expected = bits(in_.d_type, *expected, "expected D");
-    p.d = f_(a, b, cb);
+    p.d = evaluate(f_, in_, Case{a, b, cb, {}, {}});
     p.a = std::move(a);
     p.b = std::move(b);
     const double d = to_double(in_.d_type, p.d);
@@ -103,13 +103,13 @@ class Rig {
   }
 
  private:
-  const ElementFn& f_;
+  const BlackBox& f_;
   const Instruction& in_;
   RecipeVerdict& v_;
 };
 
 template <class Body>
-RecipeVerdict guarded(const ElementFn& f, const Instruction& in, const char* id, const char* source, Body body) {
+RecipeVerdict guarded(const BlackBox& f, const Instruction& in, const char* id, const char* source, Body body) {
   RecipeVerdict v;
   v.recipe = id;
   v.source = source;

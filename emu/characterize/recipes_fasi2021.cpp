@@ -10,7 +10,7 @@
 namespace tcnum::recipes {
 using namespace detail;
 
-RecipeVerdict fasi_subnormal_inputs(const ElementFn& f, const Instruction& in) {
+RecipeVerdict fasi_subnormal_inputs(const BlackBox& f, const Instruction& in) {
   return guarded(f, in, "fasi2021.A.subnormal_inputs", sources::fasi2021_suite_a, [](Rig& r, RecipeVerdict& v) {
     // fp16: 2^-24 * 4 = 2^-22; bf16: 2^-133 * 2^7 = 2^-126; tf32: 2^-136 * 2^10 = 2^-126.
     const Format fa = r.in().a_type;
@@ -24,7 +24,7 @@ RecipeVerdict fasi_subnormal_inputs(const ElementFn& f, const Instruction& in) {
   });
 }
 
-RecipeVerdict fasi_subnormal_c(const ElementFn& f, const Instruction& in) {
+RecipeVerdict fasi_subnormal_c(const BlackBox& f, const Instruction& in) {
   return guarded(f, in, "fasi2021.A.subnormal_c", sources::fasi2021_suite_a, [](Rig& r, RecipeVerdict& v) {
     if (r.in().c_type != Format::fp32) throw NotApplicable{"needs an fp32 C"};
     r.need_d(Format::fp32);
@@ -35,7 +35,7 @@ RecipeVerdict fasi_subnormal_c(const ElementFn& f, const Instruction& in) {
   });
 }
 
-RecipeVerdict fasi_subnormal_outputs(const ElementFn& f, const Instruction& in) {
+RecipeVerdict fasi_subnormal_outputs(const BlackBox& f, const Instruction& in) {
   return guarded(f, in, "fasi2021.A.subnormal_outputs", sources::fasi2021_suite_a, [](Rig& r, RecipeVerdict& v) {
     const Format fa = r.in().a_type;
     if (fa == Format::fp16) {
@@ -58,7 +58,7 @@ RecipeVerdict fasi_subnormal_outputs(const ElementFn& f, const Instruction& in) 
   });
 }
 
-RecipeVerdict fasi_exact_products(const ElementFn& f, const Instruction& in) {
+RecipeVerdict fasi_exact_products(const BlackBox& f, const Instruction& in) {
   return guarded(f, in, "fasi2021.B.exact_products", sources::fasi2021_suite_b, [](Rig& r, RecipeVerdict& v) {
     r.need_d(Format::fp32);
     r.need_k(4);
@@ -71,7 +71,7 @@ RecipeVerdict fasi_exact_products(const ElementFn& f, const Instruction& in) {
   });
 }
 
-RecipeVerdict fasi_exact_products_fp16_out(const ElementFn& f, const Instruction& in) {
+RecipeVerdict fasi_exact_products_fp16_out(const BlackBox& f, const Instruction& in) {
   return guarded(f, in, "fasi2021.B.exact_products_fp16_out", sources::fasi2021_suite_b, [](Rig& r, RecipeVerdict& v) {
     r.need_inputs({Format::fp16});
     r.need_d(Format::fp16);
@@ -83,7 +83,7 @@ RecipeVerdict fasi_exact_products_fp16_out(const ElementFn& f, const Instruction
   });
 }
 
-RecipeVerdict fasi_accumulation_width(const ElementFn& f, const Instruction& in, FasiVariant var) {
+RecipeVerdict fasi_accumulation_width(const BlackBox& f, const Instruction& in, FasiVariant var) {
   return guarded(f, in, "fasi2021.B.accumulated_in_binary32", sources::fasi2021_suite_b, [var](Rig& r, RecipeVerdict& v) {
     r.need_d(Format::fp32);
     r.need_k(4);
@@ -97,7 +97,7 @@ RecipeVerdict fasi_accumulation_width(const ElementFn& f, const Instruction& in,
   });
 }
 
-RecipeVerdict fasi_sum_from_largest(const ElementFn& f, const Instruction& in, FasiVariant var) {
+RecipeVerdict fasi_sum_from_largest(const BlackBox& f, const Instruction& in, FasiVariant var) {
   return guarded(f, in, "fasi2021.B.sum_starts_from_largest", sources::fasi2021_suite_b, [var](Rig& r, RecipeVerdict& v) {
     r.need_d(Format::fp32);
     r.need_k(4);
@@ -113,7 +113,7 @@ RecipeVerdict fasi_sum_from_largest(const ElementFn& f, const Instruction& in, F
   });
 }
 
-RecipeVerdict fasi_rounding_fp32_out(const ElementFn& f, const Instruction& in) {
+RecipeVerdict fasi_rounding_fp32_out(const BlackBox& f, const Instruction& in) {
   return guarded(f, in, "fasi2021.C.rounding_fp32_out", sources::fasi2021_suite_c, [](Rig& r, RecipeVerdict& v) {
     r.need_d(Format::fp32);
     r.need_k(2);
@@ -128,7 +128,7 @@ RecipeVerdict fasi_rounding_fp32_out(const ElementFn& f, const Instruction& in) 
   });
 }
 
-RecipeVerdict fasi_rounding_fp16_out(const ElementFn& f, const Instruction& in) {
+RecipeVerdict fasi_rounding_fp16_out(const BlackBox& f, const Instruction& in) {
   return guarded(f, in, "fasi2021.C.rounding_fp16_out", sources::fasi2021_suite_c, [](Rig& r, RecipeVerdict& v) {
     r.need_inputs({Format::fp16});
     r.need_d(Format::fp16);
@@ -140,7 +140,7 @@ RecipeVerdict fasi_rounding_fp16_out(const ElementFn& f, const Instruction& in) 
   });
 }
 
-RecipeVerdict fasi_extra_alignment_bits(const ElementFn& f, const Instruction& in, FasiVariant var) {
+RecipeVerdict fasi_extra_alignment_bits(const BlackBox& f, const Instruction& in, FasiVariant var) {
   return guarded(f, in, "fasi2021.D1.extra_alignment_bits", sources::fasi2021_suite_d, [var](Rig& r, RecipeVerdict& v) {
     r.need_d(Format::fp32);
     // 1*1 - (1 - 2^-24): no extra bit truncates c to 1 - 2^-23 and gives 2^-23.
@@ -160,7 +160,7 @@ RecipeVerdict fasi_extra_alignment_bits(const ElementFn& f, const Instruction& i
   });
 }
 
-RecipeVerdict fasi_normalization_addition(const ElementFn& f, const Instruction& in) {
+RecipeVerdict fasi_normalization_addition(const BlackBox& f, const Instruction& in) {
   return guarded(f, in, "fasi2021.D2.normalization_in_addition", sources::fasi2021_suite_d, [](Rig& r, RecipeVerdict& v) {
     r.need_d(Format::fp32);
     r.need_k(4);
@@ -173,7 +173,7 @@ RecipeVerdict fasi_normalization_addition(const ElementFn& f, const Instruction&
   });
 }
 
-RecipeVerdict fasi_normalization_subtraction(const ElementFn& f, const Instruction& in, FasiVariant var) {
+RecipeVerdict fasi_normalization_subtraction(const BlackBox& f, const Instruction& in, FasiVariant var) {
   return guarded(f, in, "fasi2021.D3.normalization_in_subtraction", sources::fasi2021_suite_d, [var](Rig& r, RecipeVerdict& v) {
     r.need_d(Format::fp32);
     r.need_k(2);
@@ -186,7 +186,7 @@ RecipeVerdict fasi_normalization_subtraction(const ElementFn& f, const Instructi
   });
 }
 
-RecipeVerdict fasi_carry_out_bits(const ElementFn& f, const Instruction& in) {
+RecipeVerdict fasi_carry_out_bits(const BlackBox& f, const Instruction& in) {
   return guarded(f, in, "fasi2021.D4.carry_out_bits", sources::fasi2021_suite_d, [](Rig& r, RecipeVerdict& v) {
     r.need_d(Format::fp32);
     r.need_k(4);
@@ -209,7 +209,7 @@ RecipeVerdict fasi_carry_out_bits(const ElementFn& f, const Instruction& in) {
   });
 }
 
-RecipeVerdict fasi_monotonicity(const ElementFn& f, const Instruction& in, FasiVariant var) {
+RecipeVerdict fasi_monotonicity(const BlackBox& f, const Instruction& in, FasiVariant var) {
   return guarded(f, in, "fasi2021.D5.monotonicity", sources::fasi2021_suite_d, [var](Rig& r, RecipeVerdict& v) {
     r.need_d(Format::fp32);
     r.need_k(4);

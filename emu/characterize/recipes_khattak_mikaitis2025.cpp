@@ -58,7 +58,7 @@ FmaScan km_fma_scan(Rig& r) {
 
 }  // namespace
 
-RecipeVerdict km_extra_alignment_bits(const ElementFn& f, const Instruction& in) {
+RecipeVerdict km_extra_alignment_bits(const BlackBox& f, const Instruction& in) {
   return guarded(f, in, "km2025.F1.extra_alignment_bits", sources::khattak_mikaitis2025_vectors, [](Rig& r, RecipeVerdict& v) {
     r.need_d(Format::fp32);
     if (r.in().c_type != Format::fp32) throw NotApplicable{"needs an fp32 C"};
@@ -76,7 +76,7 @@ RecipeVerdict km_extra_alignment_bits(const ElementFn& f, const Instruction& in)
   });
 }
 
-RecipeVerdict km_fma_size(const ElementFn& f, const Instruction& in) {
+RecipeVerdict km_fma_size(const BlackBox& f, const Instruction& in) {
   return guarded(f, in, "km2025.F3.fma_size", sources::khattak_mikaitis2025_vectors, [](Rig& r, RecipeVerdict& v) {
     const FmaScan s = km_fma_scan(r);
     v.value = s.nfma;
@@ -87,7 +87,7 @@ RecipeVerdict km_fma_size(const ElementFn& f, const Instruction& in) {
   });
 }
 
-RecipeVerdict km_extra_carry_bits(const ElementFn& f, const Instruction& in) {
+RecipeVerdict km_extra_carry_bits(const BlackBox& f, const Instruction& in) {
   return guarded(f, in, "km2025.F2.extra_carry_bits", sources::khattak_mikaitis2025_vectors, [](Rig& r, RecipeVerdict& v) {
     const FmaScan s = km_fma_scan(r);
     if (s.last_pass_k == 0) {
@@ -104,7 +104,7 @@ RecipeVerdict km_extra_carry_bits(const ElementFn& f, const Instruction& in) {
   });
 }
 
-RecipeVerdict km_normalisation_pattern(const ElementFn& f, const Instruction& in) {
+RecipeVerdict km_normalisation_pattern(const BlackBox& f, const Instruction& in) {
   return guarded(f, in, "km2025.F4.normalisation_pattern", sources::khattak_mikaitis2025_vectors, [](Rig& r, RecipeVerdict& v) {
     r.need_d(Format::fp32);
     r.need_k(2);
@@ -120,7 +120,7 @@ RecipeVerdict km_normalisation_pattern(const ElementFn& f, const Instruction& in
   });
 }
 
-RecipeVerdict km_output_rounding(const ElementFn& f, const Instruction& in) {
+RecipeVerdict km_output_rounding(const BlackBox& f, const Instruction& in) {
   return guarded(f, in, "km2025.F5F6.output_rounding", sources::khattak_mikaitis2025_vectors, [](Rig& r, RecipeVerdict& v) {
     r.need_k(3);
     const Format d = r.in().d_type;
@@ -137,7 +137,7 @@ RecipeVerdict km_output_rounding(const ElementFn& f, const Instruction& in) {
   });
 }
 
-RecipeVerdict km_alignment_rounding(const ElementFn& f, const Instruction& in, int neab) {
+RecipeVerdict km_alignment_rounding(const BlackBox& f, const Instruction& in, int neab) {
   return guarded(f, in, "km2025.F7.alignment_rounding", sources::khattak_mikaitis2025_vectors, [neab](Rig& r, RecipeVerdict& v) {
     r.need_d(Format::fp32);
     r.need_k(2);
@@ -152,7 +152,7 @@ RecipeVerdict km_alignment_rounding(const ElementFn& f, const Instruction& in, i
   });
 }
 
-RecipeVerdict km_multi_block_rounding(const ElementFn& f, const Instruction& in, int fma_size) {
+RecipeVerdict km_multi_block_rounding(const BlackBox& f, const Instruction& in, int fma_size) {
   return guarded(f, in, "km2025.F8.multi_block_rounding", sources::khattak_mikaitis2025_vectors, [fma_size](Rig& r, RecipeVerdict& v) {
     r.need_d(Format::fp32);
     if (fma_size < 1 || fma_size >= r.in().k)

@@ -9,7 +9,7 @@
 namespace tcnum::recipes {
 using namespace detail;
 
-RecipeVerdict probe_kept_fraction_bits(const ElementFn& f, const Instruction& in) {
+RecipeVerdict probe_kept_fraction_bits(const BlackBox& f, const Instruction& in) {
   return guarded(f, in, "tcnum.kept_fraction_bits", sources::tcnum_generalisation, [](Rig& r, RecipeVerdict& v) {
     r.need_d(Format::fp32);
     r.need_k(2);
@@ -43,7 +43,7 @@ RecipeVerdict probe_kept_fraction_bits(const ElementFn& f, const Instruction& in
   });
 }
 
-RecipeVerdict probe_block_size(const ElementFn& f, const Instruction& in) {
+RecipeVerdict probe_block_size(const BlackBox& f, const Instruction& in) {
   return guarded(f, in, "tcnum.block_size", sources::tcnum_generalisation, [](Rig& r, RecipeVerdict& v) {
     r.need_k(2);
     const Instruction& ins = r.in();
@@ -82,7 +82,7 @@ RecipeVerdict probe_block_size(const ElementFn& f, const Instruction& in) {
   });
 }
 
-std::vector<RecipeVerdict> run_all(const ElementFn& f, const Instruction& in, FasiVariant var) {
+std::vector<RecipeVerdict> run_all(const BlackBox& f, const Instruction& in, FasiVariant var) {
   std::vector<RecipeVerdict> out;
   out.push_back(fasi_subnormal_inputs(f, in));
   out.push_back(fasi_subnormal_c(f, in));

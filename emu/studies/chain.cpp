@@ -111,28 +111,6 @@ void exact_dot(mpfr_ptr out, int k, const mpfr_srcptr* a, std::size_t as, const 
     mpfr_prec_round(out, std::max<mpfr_prec_t>(mpfr_min_prec(out), MPFR_PREC_MIN), MPFR_RNDN);
 }
 
-// Rounds an exact MPFR value to format f (RNE, IEEE overflow to Inf) through round_pack.
-std::uint32_t round_to(Format f, mpfr_srcptr x) {
-  if (mpfr_nan_p(x)) return canonical_nan(f);
-  if (mpfr_inf_p(x)) return infinity_bits(f, mpfr_signbit(x) != 0);
-  if (mpfr_zero_p(x)) return zero_bits(f, mpfr_signbit(x) != 0);
-  mpfr_t t;
-  mpfr_init2(t, 100);
-  const bool sticky = mpfr_set(t, x, MPFR_RNDZ) != 0;
-  mpz_t z;
-  mpz_init(z);
-  const mpfr_exp_t e = mpfr_get_z_2exp(z, t);
-  const bool sign = mpz_sgn(z) < 0;
-  mpz_abs(z, z);
-  unsigned __int128 mag = 0;
-  for (int limb = static_cast<int>(mpz_size(z)) - 1; limb >= 0; --limb)
-    mag = (mag << 64) | static_cast<unsigned __int128>(mpz_getlimbn(z, limb));
-  static_assert(sizeof(mp_limb_t) == 8, "64-bit GMP limbs expected");
-  mpz_clear(z);
-  mpfr_clear(t);
-  return round_pack(f, sign, mag, static_cast<int>(e), sticky, Rounding::nearest_even, false);
-}
-
 // ---- per-tensor scaling and conversion ------------------------------------------------------------
 
 double max_finite(Format f) { return to_double(f, max_finite_bits(f, false)); }
@@ -309,82 +287,7 @@ double relative_l2_error(std::span<const double> low, std::span<const double> re
   return den > 0 ? std::sqrt(num) / std::sqrt(den) : (num > 0 ? std::numeric_limits<double>::infinity() : 0.0);
 }
 
-BatchGemm emulator_gemm(const Model& model, int threads) {
-  return [model, threads](const Instruction& in, int batch, int m, int n, int k, const std::vector<std::uint32_t>& a,
-                           const std::vector<std::uint32_t>& b, const BatchScales& scales) {
-    // Pad M and N to whole tiles (every element is independent, so padding changes nothing).
-    const int mp = (m + in.m - 1) / in.m * in.m, np = (n + in.n - 1) / in.n * in.n;
-    const int nb = in.block_scaled() ? k / in.scale_block : 0;  // scales per row of A / column of B
-    std::vector<std::uint32_t> d(static_cast<std::size_t>(batch) * m * n);
-    const std::uint32_t c0 = zero_bits(in.c_type, false);
-    parallel_for(static_cast<std::size_t>(batch), threads, [&](std::size_t t) {
-      std::vector<std::uint32_t> ap(static_cast<std::size_t>(mp) * k, zero_bits(in.a_type, false));
-      std::vector<std::uint32_t> bp(static_cast<std::size_t>(k) * np, zero_bits(in.b_type, false));
-      for (int i = 0; i < m; ++i)
-        for (int j = 0; j < k; ++j) ap[static_cast<std::size_t>(i) * k + j] = a[(t * m + i) * k + j];
-      for (int i = 0; i < k; ++i)
-        for (int j = 0; j < n; ++j) bp[static_cast<std::size_t>(i) * np + j] = b[(t * k + i) * n + j];
-      const std::vector<std::uint32_t> c(static_cast<std::size_t>(mp) * np, c0);
-      std::vector<std::uint32_t> dp;
-      if (in.block_scaled()) {
-        BlockScales sp;  // padded rows and columns: unit scales (their elements are zeros)
-        sp.a.assign(static_cast<std::size_t>(mp) * nb, encode(in.scale_type, 1.0));
-        sp.b.assign(static_cast<std::size_t>(nb) * np, encode(in.scale_type, 1.0));
-        for (int i = 0; i < m; ++i)
-          for (int q = 0; q < nb; ++q) sp.a[static_cast<std::size_t>(i) * nb + q] = scales.a[(t * m + i) * nb + q];
-        for (int q = 0; q < nb; ++q)
-          for (int j = 0; j < n; ++j) sp.b[static_cast<std::size_t>(q) * np + j] = scales.b[(t * nb + q) * n + j];
-        GemmOptions one_thread;
-        one_thread.threads = 1;  // the batch is already spread over the threads
-        dp = gemm(model, in, mp, np, k, ap, bp, c, sp, one_thread);
-      } else {
-        dp = gemm(model, in, mp, np, k, ap, bp, c);
-      }
-      for (int i = 0; i < m; ++i)
-        for (int j = 0; j < n; ++j) d[(t * m + i) * n + j] = dp[static_cast<std::size_t>(i) * np + j];
-    });
-    return d;
-  };
-}
-
-BatchGemm mpfr_gemm(int threads) {
-  return [threads](const Instruction& in, int batch, int m, int n, int k, const std::vector<std::uint32_t>& a,
-                   const std::vector<std::uint32_t>& b, const BatchScales& scales) {
-    std::vector<std::uint32_t> d(static_cast<std::size_t>(batch) * m * n);
-    const int nb = in.block_scaled() ? k / in.scale_block : 0;
-    // An element times its block's scale: exact in a double (at most 4 + 4 significant bits, exponents
-    // far inside the double range).
-    auto a_value = [&](std::size_t t, int i, int q) {
-      const double x = to_double(in.a_type, a[(t * m + i) * k + q]);
-      return nb ? x * to_double(in.scale_type, scales.a[(t * m + i) * nb + q / in.scale_block]) : x;
-    };
-    auto b_value = [&](std::size_t t, int q, int j) {
-      const double x = to_double(in.b_type, b[(t * k + q) * n + j]);
-      return nb ? x * to_double(in.scale_type, scales.b[(t * nb + q / in.scale_block) * n + j]) : x;
-    };
-    parallel_for(static_cast<std::size_t>(batch), threads, [&](std::size_t t) {
-      std::vector<MpfrValue> av(static_cast<std::size_t>(m) * k), bv(static_cast<std::size_t>(k) * n);
-      for (int i = 0; i < m; ++i)
-        for (int q = 0; q < k; ++q) set_exact(av[static_cast<std::size_t>(i) * k + q].v, a_value(t, i, q));
-      for (int q = 0; q < k; ++q)
-        for (int j = 0; j < n; ++j) set_exact(bv[static_cast<std::size_t>(q) * n + j].v, b_value(t, q, j));
-      std::vector<mpfr_srcptr> araw(av.size()), braw(bv.size());
-      for (std::size_t i = 0; i < av.size(); ++i) araw[i] = av[i].v;
-      for (std::size_t i = 0; i < bv.size(); ++i) braw[i] = bv[i].v;
-      DotScratch scratch(k);
-      MpfrValue out;
-      for (int i = 0; i < m; ++i)
-        for (int j = 0; j < n; ++j) {
-          exact_dot(out.v, k, &araw[static_cast<std::size_t>(i) * k], 1, &braw[static_cast<std::size_t>(j)],
-                    static_cast<std::size_t>(n), scratch);
-          d[(t * m + i) * n + j] = round_to(in.d_type, out.v);
-        }
-    });
-    return d;
-  };
-}
-
-Result run(const Config& cfg_in, const BatchGemm& gemm_fn, const Progress& progress) {
+Result run(const Config& cfg_in, const BlackBox& box, const Progress& progress) {
   Config cfg = cfg_in;
   const Instruction& in = cfg.instr;
   if (cfg.k == 0) cfg.k = in.k;
@@ -451,8 +354,7 @@ Result run(const Config& cfg_in, const BatchGemm& gemm_fn, const Progress& progr
       s.saturated = qa.saturated || qb.saturated;
     });
     // 2. The tensor-core products, all trials at once.
-    const std::vector<std::uint32_t> d = gemm_fn(in, cfg.trials, m, n, k, abits, bbits, scales);
-    if (d.size() != trials * dsz) throw std::runtime_error("chain: the GEMM backend returned a wrong size");
+    const std::vector<std::uint32_t> d = batched_gemm(box, in, cfg.trials, m, n, k, abits, bbits, scales);
     // 3. References, errors.
     parallel_for(trials, cfg.threads, [&](std::size_t t) {
       TrialState& s = *states[t];

@@ -15,6 +15,7 @@
 
 #include "commands.hpp"
 #include "output_file.hpp"
+#include "tcnum/core/black_box.hpp"
 #include "tcnum/studies/chain.hpp"
 #include "tcnum/core/corpus.hpp"
 #include "tcnum/core/format.hpp"
@@ -121,50 +122,6 @@ tcnum::Instruction resolve_instruction(const std::string& spec, tcnum::Format dt
   return in;
 }
 
-#ifdef TCNUM_HAVE_CUDA
-// The device backend: the batch cut into full tiles of the instruction (rows and columns padded
-// with zeros), one run_tiles launch per k-step with the previous D as C.
-ch::BatchGemm device_gemm() {
-  return [](const tcnum::Instruction& in, int batch, int m, int n, int k, const std::vector<std::uint32_t>& a,
-            const std::vector<std::uint32_t>& b, const ch::BatchScales&) {
-    if (in.block_scaled())
-      throw std::invalid_argument("--backend device: no device runner for block-scaled instructions (docs/probes.md)");
-    const int mt = (m + in.m - 1) / in.m, nt = (n + in.n - 1) / in.n, steps = k / in.k;
-    const std::size_t tiles = static_cast<std::size_t>(batch) * mt * nt;
-    const std::size_t at = static_cast<std::size_t>(in.m) * in.k, bt = static_cast<std::size_t>(in.n) * in.k,
-                      dt = static_cast<std::size_t>(in.m) * in.n;
-    std::vector<std::uint32_t> cd(tiles * dt, tcnum::zero_bits(in.c_type, false));
-    for (int s = 0; s < steps; ++s) {
-      std::vector<std::uint32_t> ta(tiles * at, tcnum::zero_bits(in.a_type, false));
-      std::vector<std::uint32_t> tb(tiles * bt, tcnum::zero_bits(in.b_type, false));
-      std::size_t tile = 0;
-      for (int t = 0; t < batch; ++t)
-        for (int mi = 0; mi < mt; ++mi)
-          for (int ni = 0; ni < nt; ++ni, ++tile) {
-            for (int r = 0; r < in.m && mi * in.m + r < m; ++r)
-              for (int q = 0; q < in.k; ++q)
-                ta[tile * at + static_cast<std::size_t>(r) * in.k + q] =
-                    a[(static_cast<std::size_t>(t) * m + mi * in.m + r) * k + s * in.k + q];
-            for (int col = 0; col < in.n && ni * in.n + col < n; ++col)
-              for (int q = 0; q < in.k; ++q)  // B tiles stored column by column: [n][k]
-                tb[tile * bt + static_cast<std::size_t>(col) * in.k + q] =
-                    b[(static_cast<std::size_t>(t) * k + s * in.k + q) * n + ni * in.n + col];
-          }
-      cd = tcnum::device::run_tiles(in, static_cast<int>(tiles), ta, tb, cd);
-    }
-    std::vector<std::uint32_t> d(static_cast<std::size_t>(batch) * m * n);
-    std::size_t tile = 0;
-    for (int t = 0; t < batch; ++t)
-      for (int mi = 0; mi < mt; ++mi)
-        for (int ni = 0; ni < nt; ++ni, ++tile)
-          for (int r = 0; r < in.m && mi * in.m + r < m; ++r)
-            for (int col = 0; col < in.n && ni * in.n + col < n; ++col)
-              d[(static_cast<std::size_t>(t) * m + mi * in.m + r) * n + ni * in.n + col] =
-                  cd[tile * dt + static_cast<std::size_t>(r) * in.n + col];
-    return d;
-  };
-}
-#endif
 
 // Device vs emulator on the same inputs, link by link (the chain itself runs on the device).
 struct ElementCheck {
@@ -287,13 +244,14 @@ int run_chain(const ChainOptions& o) {
     if (device) {
       // Every link's device product is also emulated on the very same inputs, element by element.
       ElementCheck ec;
-      const ch::BatchGemm dev = device_gemm();
-      const ch::BatchGemm emu = ch::emulator_gemm(model, o.threads);
-      ch::BatchGemm checked = [&](const tcnum::Instruction& in, int batch, int m, int n, int k,
-                                  const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b,
-                                  const ch::BatchScales& scales) {
-        std::vector<std::uint32_t> d = dev(in, batch, m, n, k, a, b, scales);
-        const std::vector<std::uint32_t> e = emu(in, batch, m, n, k, a, b, scales);
+      const tcnum::BlackBox dev = tcnum::device::device_box();
+      const tcnum::BlackBox emu = tcnum::emulator_box(model, o.threads);
+      tcnum::BlackBox checked;
+      checked.gemm = [&](const tcnum::Instruction& in, int batch, int m, int n, int k,
+                         std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
+                         const tcnum::BatchScales& scales) {
+        std::vector<std::uint32_t> d = tcnum::batched_gemm(dev, in, batch, m, n, k, a, b, scales);
+        const std::vector<std::uint32_t> e = tcnum::batched_gemm(emu, in, batch, m, n, k, a, b, scales);
         ++ec.link;
         ec.elements += d.size();
         for (std::size_t i = 0; i < d.size(); ++i) {
@@ -315,7 +273,7 @@ int run_chain(const ChainOptions& o) {
       bar.set_label(label + " (emulator)");
       ch::Config shadow = cfg;
       shadow.fp32_reference = shadow.exact_reference = false;
-      const ch::Result e = ch::run(shadow, ch::emulator_gemm(model, o.threads), progress);
+      const ch::Result e = ch::run(shadow, emu, progress);
       offset += per_job;
       Comparison c;
       for (std::size_t t = 0; t < r.trials.size(); ++t) {
@@ -353,7 +311,7 @@ int run_chain(const ChainOptions& o) {
     } else
 #endif
     {
-      r = ch::run(cfg, ch::emulator_gemm(model, o.threads), progress);
+      r = ch::run(cfg, tcnum::emulator_box(model, o.threads), progress);
       offset += per_job;
     }
     const std::string head = job.dtype + "," + std::string(ch::name_of(cfg.init)) + "," + cfg.instr.name + "," +

@@ -87,7 +87,7 @@ int run_profile(const DiscoverOptions& o, const Backend& b, const Instruction& i
   if (o.init == "both" || o.init == "fp32") inits.push_back(Init::fp32);
   if (inits.empty()) throw std::invalid_argument("--init must be low, fp32 or both");
   if (o.c_init != "own" && o.c_init != "input") throw std::invalid_argument("--c-init must be own or input");
-  const BatchFn box = black_box(b, in);
+  const BlackBox box = black_box(b, in);
   std::vector<std::vector<ProfileCell>> cells;
   for (ProfileOp op : ops) {
     cells.emplace_back();

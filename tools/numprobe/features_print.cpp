@@ -49,9 +49,16 @@ Backend make_backend(const std::string& backend, const std::string& arch, const 
 #endif
 }
 
-BatchFn black_box(const Backend& b, const Instruction& in) {
-  if (!b.device) return emulator(*b.model, in);
-  return [in](const std::vector<Case>& cases) { return run_on_device(in, cases, false); };
+BlackBox black_box(const Backend& b, const Instruction& in) {
+  if (!b.device) {
+    b.model->params_for(in);  // throws now if the model has no rule for `in`
+    return emulator_box(*b.model);
+  }
+#ifdef TCNUM_HAVE_CUDA
+  return device::device_box();
+#else
+  throw std::logic_error("a device backend in a build without CUDA");
+#endif
 }
 
 std::string model_validation(const Backend& b, const Instruction& in) {

@@ -25,7 +25,7 @@ struct Backend {
 // std::runtime_error with a message for people (no GPU, built without CUDA, unknown arch).
 Backend make_backend(const std::string& backend, const std::string& arch, const std::string& model_file);
 
-tcnum::features::BatchFn black_box(const Backend& b, const tcnum::Instruction& in);
+tcnum::BlackBox black_box(const Backend& b, const tcnum::Instruction& in);
 
 // Which device corpora confirmed the model the backend uses (the built-in one beside a GPU) on `in`.
 std::string model_validation(const Backend& b, const tcnum::Instruction& in);

@@ -15,6 +15,7 @@
 #include <variant>
 #include <vector>
 
+#include "tcnum/core/black_box.hpp"
 #include "tcnum/core/format.hpp"
 #include "tcnum/reference/generators.hpp"
 #include "tcnum/core/instruction.hpp"
@@ -26,21 +27,9 @@ namespace tcnum::features {
 // ---------------------------------------------------------------------------------------
 // Black boxes
 
-// Evaluates a batch of cases of one instruction and returns D's raw bits, one per case.
-// Recipes put every case they can decide up front into one batch (one GPU launch).
-using BatchFn = std::function<std::vector<std::uint32_t>(const std::vector<Case>&)>;
-
-// One element at a time: the black box of the published recipes (tcnum/characterize/recipes.hpp).
-using ElementFn = tcnum::ElementFn;
-
-BatchFn emulator(const DatapathParams& params, const Instruction& in);
-// The emulator's D for one case. The recipes design A, B and C only: a case of a block-scaled
-// instruction without scales gets unit scales (every scale 2^0), so the recipes characterise the
-// datapath behind the scale step.
-std::uint32_t evaluate(const DatapathParams& params, const Instruction& in, const Case& g);
-BatchFn emulator(const Model& model, const Instruction& in);  // throws if the model has no rule for `in`
-BatchFn batch_of(ElementFn fn);
-ElementFn element_of(BatchFn fn);
+// Every test runs on a tcnum::BlackBox (tcnum/core/black_box.hpp): emulator_box(model), the
+// exact box, or device::device_box(). Recipes put every case they can decide up front into one
+// batch (one GPU launch).
 
 // ---------------------------------------------------------------------------------------
 // Feature tests (numprobe --op ...)
@@ -106,7 +95,7 @@ struct Measurement {
 };
 
 // Runs the named tests (and, quietly, the ones they depend on: most need Kb and F first).
-std::vector<FeatureReport> run_features(const Instruction& in, const BatchFn& box, const std::vector<std::string>& names,
+std::vector<FeatureReport> run_features(const Instruction& in, const BlackBox& box, const std::vector<std::string>& names,
                                         const FeatureOptions& opt = {});
 
 // ---------------------------------------------------------------------------------------
@@ -131,7 +120,7 @@ struct FitOptions {
   FeatureOptions features;
 };
 
-InstructionFit fit_instruction(const Instruction& in, const BatchFn& box, const FitOptions& opt = {});
+InstructionFit fit_instruction(const Instruction& in, const BlackBox& box, const FitOptions& opt = {});
 
 // The instructions `fit --instr all` probes on sm: one per distinct (family, M, K, types),
 // the smallest N; m8n8k4 only on sm_70; not Blackwell's kind:: instructions (FP6/FP4, scales).
@@ -183,7 +172,7 @@ struct ProfileCell {
 // the CPU baseline keeps the FP32 values.
 // `c_in_input_format`: with Init::low, accumulate's c0 is drawn in A's format (then widened
 // exactly into C's) instead of C's own format — the paper's FP16/TF32 set-ups (docs/numprobe.md).
-ProfileCell profile(const Instruction& in, const BatchFn& box, ProfileOp op, Init init, std::size_t trials,
+ProfileCell profile(const Instruction& in, const BlackBox& box, ProfileOp op, Init init, std::size_t trials,
                     std::uint64_t seed, bool c_in_input_format = false);
 
 }  // namespace tcnum::features

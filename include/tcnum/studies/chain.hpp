@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tcnum/core/black_box.hpp"
 #include "tcnum/core/instruction.hpp"
 #include "tcnum/core/model.hpp"
 
@@ -52,27 +53,6 @@ std::optional<Scaling> parse_scaling(std::string_view s);
 // mma.m16n8k8 (fp16/bf16/tf32) or mma.m16n8k32 (fp8), "wgmma" gives wgmma.m64n8k16 / m64n8k8
 // (tf32) / m64n8k32 (fp8). Throws std::invalid_argument when sm has none (or for fp32).
 Instruction study_instruction(Format dtype, Family family, int sm);
-
-// The scales of a batch of block-scaled products (in.scale_type bits): batch × (A's m × k/V,
-// row-major) and batch × (B's k/V × n, row-major), V = in.scale_block; empty for other instructions.
-struct BatchScales {
-  std::vector<std::uint32_t> a, b;
-};
-
-// A batch of independent products with one instruction: batch × (A m×k row-major in in.a_type,
-// B k×n row-major in in.b_type) -> batch × D m×n row-major in in.d_type, with C = +0 and the
-// k-steps in ascending order. Raw bits, one element per uint32.
-using BatchGemm = std::function<std::vector<std::uint32_t>(const Instruction& in, int batch, int m, int n, int k,
-                                                           const std::vector<std::uint32_t>& a,
-                                                           const std::vector<std::uint32_t>& b,
-                                                           const BatchScales& scales)>;
-
-// tcnum::gemm with `model`, batch elements spread over `threads` (0: all hardware threads).
-BatchGemm emulator_gemm(const Model& model, int threads = 0);
-// Every element the exact dot product (MPFR; scaled products a·sa·b·sb for block-scaled
-// instructions), rounded once to in.d_type (RNE). Equals the emulator with exact_params()
-// whenever k == in.k (one k-step).
-BatchGemm mpfr_gemm(int threads = 0);
 
 struct Config {
   Instruction instr;
@@ -111,10 +91,11 @@ struct Result {
 // done/total count trial-links (trials × max_len); called from the calling thread.
 using Progress = std::function<void(std::size_t done, std::size_t total)>;
 
-// Runs every trial of one configuration, link by link (one `gemm` call per link for all trials,
-// so a device backend launches once per link). Deterministic for a given seed, whatever `threads`.
-// Throws std::invalid_argument on bad sizes.
-Result run(const Config& cfg, const BatchGemm& gemm, const Progress& progress = {});
+// Runs every trial of one configuration, link by link: each link's products of all trials are
+// one batched_gemm over `box` (tcnum/core/black_box.hpp: emulator_box(model), exact_box() or
+// device::device_box()), so a device launches once per link. Deterministic for a given seed,
+// whatever `threads`. Throws std::invalid_argument on bad sizes.
+Result run(const Config& cfg, const BlackBox& box, const Progress& progress = {});
 
 // Per chain length: means over the trials whose D_n is finite.
 struct Point {
