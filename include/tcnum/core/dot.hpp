@@ -24,8 +24,9 @@ std::uint32_t mma_element(const Model& m, const Instruction& in, std::span<const
                           std::span<const std::uint32_t> b, std::uint32_t c, std::span<const std::uint32_t> scale_a,
                           std::span<const std::uint32_t> scale_b);
 
-// Instruction level: one M×N×K tile. A: M×K row-major, B: N×K (column n's K elements
-// contiguous), C and D: M×N row-major; raw bits in uint32s, as the device probes use.
+// Instruction level: one M×N×K tile. A: M×K row-major, B: K×N column-major (column n's K
+// elements contiguous, as the device probes and a Case hold them; docs/architecture.md, "B's
+// layout"), C and D: M×N row-major; raw bits in uint32s.
 void mma_tile(const Model& m, const Instruction& in, const std::uint32_t* a, const std::uint32_t* b,
               const std::uint32_t* c, std::uint32_t* d);
 
