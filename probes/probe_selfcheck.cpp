@@ -40,7 +40,7 @@ void show_tf32_lowbits(const tcnum::device::RunOptions& opt) {
                                         0x3f801fff, 0x3f802000, 0x3f803000, 0xbf801fff, 0x00001fff};
     std::vector<Case> cases;
     for (std::uint32_t x : xs) {
-      Case ca{std::vector<std::uint32_t>(in.k, 0), std::vector<std::uint32_t>(in.k, 0), 0};
+      Case ca{std::vector<std::uint32_t>(in.k, 0), std::vector<std::uint32_t>(in.k, 0), 0, {}, {}};
       ca.a[0] = x, ca.b[0] = 0x3f800000;  // x in A
       cases.push_back(ca);
       std::swap(ca.a, ca.b);  // x in B

@@ -48,9 +48,7 @@ namespace {
 #ifdef TCNUM_HAVE_CUDA
 std::vector<std::uint32_t> run_on_gpu(const tcnum::Instruction& in, const std::vector<tcnum::Case>& cases,
                                       bool both_a_sources) {
-  std::vector<tcnum::Case> dc;
-  dc.reserve(cases.size());
-  for (const auto& g : cases) dc.push_back({g.a, g.b, g.c});
+  const std::vector<tcnum::Case>& dc = cases;
   auto d = tcnum::device::run_cases(in, dc);
   if (both_a_sources && in.family == tcnum::Family::wgmma) {
     tcnum::device::RunOptions regs;
