@@ -62,7 +62,7 @@ std::vector<Instruction> recorded_instructions(const std::string& only) {
 
 // Cases on the diagonal of tiles: case i -> tile i / D, row and column i % D (D = min(M, N)); the
 // rest of the tile is zeros with unit scales, which no diagonal element reads.
-std::vector<std::uint32_t> run_cases(const Instruction& in, const std::vector<tcnum::GeneratedCase>& cases) {
+std::vector<std::uint32_t> run_cases(const Instruction& in, const std::vector<tcnum::Case>& cases) {
   const int M = in.m, N = in.n, K = in.k, S = in.scales_per_row(), diag = std::min(M, N);
   const int tiles = static_cast<int>((cases.size() + diag - 1) / diag);
   const std::uint32_t unit = S ? tcnum::encode(in.scale_type, 1.0) : 0;
@@ -70,7 +70,7 @@ std::vector<std::uint32_t> run_cases(const Instruction& in, const std::vector<tc
   std::vector<std::uint32_t> sa(std::size_t(tiles) * M * S, unit), sb(std::size_t(tiles) * N * S, unit);
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const std::size_t t = i / diag, r = i % diag;
-    const tcnum::GeneratedCase& g = cases[i];
+    const tcnum::Case& g = cases[i];
     for (int k = 0; k < K; ++k) {
       a[(t * M + r) * K + k] = g.a[k];
       b[(t * N + r) * K + k] = g.b[k];
