@@ -92,7 +92,7 @@ TEST(BlackwellFeatures, TheScaleRecipeTellsPerProductFromGroupedScaling) {
       if (in.scale_block % group != 0) continue;
       DatapathParams p = builtin_model(in.min_sm).params_for(in);
       p.scale_group = group;
-      const auto reports = run_features(in, emulator(p, in), {"scale"});
+      const auto reports = run_features(in, emulator_box(p), {"scale"});
       ASSERT_EQ(reports.size(), 1u);
       const FeatureReport& r = reports[0];
       ASSERT_TRUE(r.applicable && r.anomalies.empty()) << name << " group " << group << ": " << r.verdict;
@@ -104,7 +104,7 @@ TEST(BlackwellFeatures, TheScaleRecipeTellsPerProductFromGroupedScaling) {
   }
   // Not a block-scaled instruction: the recipe says so.
   const Instruction plain = parse_instruction("mma.m16n8k16.f32.bf16.bf16.f32");
-  const auto reports = run_features(plain, emulator(builtin_model(90), plain), {"scale"});
+  const auto reports = run_features(plain, emulator_box(builtin_model(90)), {"scale"});
   EXPECT_FALSE(reports.at(0).applicable);
 }
 

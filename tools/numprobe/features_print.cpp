@@ -54,11 +54,11 @@ BlackBox black_box(const Backend& b, const Instruction& in) {
     b.model->params_for(in);  // throws now if the model has no rule for `in`
     return emulator_box(*b.model);
   }
-#ifdef TCNUM_HAVE_CUDA
-  return device::device_box();
-#else
-  throw std::logic_error("a device backend in a build without CUDA");
-#endif
+  BlackBox gpu;  // the device session's GPU (or its simulation, TCNUM_SIMULATED_DEVICE)
+  gpu.cases = [](const Instruction& i, std::span<const Case> cs) {
+    return run_on_device(i, std::vector<Case>(cs.begin(), cs.end()), false);
+  };
+  return gpu;
 }
 
 std::string model_validation(const Backend& b, const Instruction& in) {
