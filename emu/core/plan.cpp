@@ -44,6 +44,8 @@ std::string build_program(MmaPlan& plan, int block) {
   // them must fit int32.
   const double largest = std::ldexp((std::ldexp(1.0, fa + 1) - 1) * (std::ldexp(1.0, fb + 1) - 1), plan.product_shift);
   if (largest * block >= std::ldexp(1.0, 31)) return "a block's aligned terms could exceed 32 bits";
+  // C's term (or the previous block's) is below 2^(F+1).
+  plan.sum_fits_int32 = largest * block + std::ldexp(1.0, p.frac_bits + 1) < std::ldexp(1.0, 31);
   const bool c_after = p.addend == AddendEntry::ieee_add;
   const int k = in.k, blocks = k / block;
   for (int blk = 0; blk < blocks; ++blk) {

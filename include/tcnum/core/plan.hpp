@@ -48,6 +48,7 @@ struct MmaPlan {
   bool c_added_after = false;   // AddendEntry::ieee_add: D = RNE(C + chain result)
   Format a_seen = Format::fp16, b_seen = Format::fp16;  // operand formats after unpack_format
   int product_shift = 0;        // F minus the fraction bits of a product
+  bool sum_fits_int32 = false;  // a block's aligned terms plus C's always fit int32 (no overflow check)
   int align_floor = 0;          // the alignment-exponent floor, or kNoFloor
   static constexpr int kNoFloor = -(1 << 24);
 };
