@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "tcnum/core/format.hpp"
-#include "tcnum/probes/device.hpp"
+#include "tcnum/probes/device_box.hpp"
 
 namespace tcnum::device {
 namespace {

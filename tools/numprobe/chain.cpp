@@ -22,6 +22,7 @@
 
 #ifdef TCNUM_HAVE_CUDA
 #include "tcnum/probes/device.hpp"
+#include "tcnum/probes/device_box.hpp"
 #endif
 
 namespace numprobe {

@@ -1,7 +1,7 @@
 // The one black-box interface: what an instruction returns for cases (one output element each),
 // as raw bits. Three implementations: emulator_box (a model, through its compiled plans),
 // exact_box (tcnum/reference/exact_box.hpp: every product kept, one rounding, by MPFR) and
-// device_box (tcnum/probes/device.hpp: a GPU). Feature tests, published recipes, fits, the chain
+// device_box (tcnum/probes/device_box.hpp: a GPU). Feature tests, published recipes, fits, the chain
 // study and device checks run on a BlackBox, so the same code characterises a model, the ideal
 // tensor core and a real one. GEMMs compose over a box (batched_gemm), as CUTLASS's host
 // reference composes its GEMM from an injected inner-product op; tcnum::gemm itself stays the

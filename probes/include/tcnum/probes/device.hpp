@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "tcnum/core/black_box.hpp"
 #include "tcnum/core/case.hpp"
 #include "tcnum/core/instruction.hpp"
 
@@ -71,10 +70,6 @@ std::vector<std::uint32_t> run_cases(const Instruction& in, const std::vector<Ca
 // writes count results to d. Packing runs on several host threads.
 void run_cases(const Instruction& in, std::size_t count, const std::uint32_t* a, const std::uint32_t* b,
                const std::uint32_t* c, std::uint32_t* d, const RunOptions& opt = {});
-
-// The GPU as a black box (tcnum/core/black_box.hpp): cases through run_cases; batched GEMMs as
-// whole tiles, one run_tiles launch per k-step with the previous D as C.
-BlackBox device_box(const RunOptions& opt = {});
 
 // The layout self-check: small integers whose products and sums are exact must give the
 // exact integer results in every output element. Returns "" when it passes, else a report.
