@@ -1,6 +1,6 @@
 // Faults a campaign meets on the device side, GPU half (docs/robustness.md, "Faults"): with the
 // device's memory held by someone else, run_cases shrinks its batches and gives the same bits,
-// and fails clearly when nothing fits; with no GPU visible (CUDA_VISIBLE_DEVICES=), every call
+// and fails clearly when nothing fits (or runs in buffers kept from earlier runs); with no GPU visible (CUDA_VISIBLE_DEVICES=), every call
 // fails with a DeviceError that says so. Run it twice on a GPU host: as is, and with
 // CUDA_VISIBLE_DEVICES= (the GPU tests skip, the no-GPU test runs).
 #include <gtest/gtest.h>
@@ -72,9 +72,11 @@ void out_of_memory_shrinks_batches(const char* name, std::size_t count) {
   {
     MemoryHog hog(0);
     std::printf("%s: %zu cases with %zu KiB free\n", name, count, MemoryHog::free_bytes() >> 10);
+    // mma.sync keeps its buffers from earlier runs (probes/runner.cpp, Scratch): it may still
+    // fit, and must then give the same bits; otherwise the error says that even one tile failed.
     try {
-      device::run_cases(in, cases);
-      ADD_FAILURE() << "no error with " << (MemoryHog::free_bytes() >> 10) << " KiB free";
+      EXPECT_EQ(device::run_cases(in, cases), expected);
+      std::printf("  ran in buffers kept from an earlier run\n");
     } catch (const device::DeviceOutOfMemory& e) {
       std::printf("  error: %s\n", e.what());
       EXPECT_NE(std::string(e.what()).find("halved down to one"), std::string::npos) << e.what();
