@@ -33,7 +33,7 @@ struct Bytes {
   T take() {
     T v{};
     const std::size_t k = std::min(sizeof(T), n);
-    std::memcpy(&v, p, k);
+    if (k) std::memcpy(&v, p, k);  // p may be null for an empty input
     p += k;
     n -= k;
     return v;
