@@ -93,16 +93,7 @@ decltype(auto) with_plane_decoder(Format storage, Format seen, Fn&& fn) {
   }
 }
 
-// Completes one operand's planes for one k-step (k values at sig[t·stride], exp[t·stride], in
-// schedule order): block_max[b·block_stride] = the largest nominal exponent of block b's finite
-// nonzero operands (kEmptyBlock if none), and near[t·stride] = sig · 2^(exponent − that
-// maximum). With near planes the kernel scales a product by one power of two per lane and
-// block instead of one per product (see fast_kernel_body.inc).
-// `lanes` operands side by side (operand l at offset l of every plane) are completed together.
-void complete_planes(const MmaPlan& plan, const float* sig, const std::int32_t* exp, float* near,
-                     std::int32_t* block_max, std::size_t stride, std::size_t block_stride, std::size_t lanes = 1);
-
-// One operand's planes as the kernel reads them (see complete_planes).
+// One operand's planes as the kernel reads them (see prepare_planes).
 struct OperandPlanes {
   const float* sig;
   const float* near;
@@ -127,7 +118,10 @@ using BatchStepFn = std::uint32_t (*)(const MmaPlan& plan, OperandPlanes a, Oper
 
 // One k-step of 16 operands of format `storage` (seen by the datapath as `seen`): raw bits in
 // [j][lane] order (j: schedule position) -> sig, exp and near planes in the same order and
-// block_max[block][lane], as plane_value and complete_planes give them; `scale` as for plane_value.
+// block_max[block][lane]: per block the largest nominal exponent of its finite nonzero operands
+// (kEmptyBlock if none), and near = sig · 2^(exponent − that maximum), so that the kernel scales
+// a product by one power of two per lane and block instead of one per product
+// (fast_kernel_body.inc). `scale` multiplies the significands (2^product_shift for A, 1 for B).
 using PreparePlanesFn = void (*)(const MmaPlan& plan, Format storage, Format seen, float scale, const std::uint32_t* raw,
                                  float* sig, std::int32_t* exp, float* near, std::int32_t* block_max);
 

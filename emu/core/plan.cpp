@@ -183,32 +183,6 @@ PlaneValue plane_value(Format storage, Format seen, std::uint32_t bits, float sc
   return with_plane_decoder(storage, seen, [&](auto decode) { return decode(bits, scale); });
 }
 
-void complete_planes(const MmaPlan& plan, const float* sig, const std::int32_t* exp, float* near,
-                     std::int32_t* block_max, std::size_t stride, std::size_t block_stride, std::size_t lanes) {
-  auto finite = [](std::int32_t e) { return e > kZeroExponent / 2 && e < kSpecialExponent / 2; };
-  auto pow2 = [](int e) { return std::bit_cast<float>(static_cast<std::uint32_t>(e + 127) << 23); };  // -126..127
-  for (std::size_t bi = 0; bi < plan.blocks.size(); ++bi) {
-    const PlanBlock& b = plan.blocks[bi];
-    std::int32_t* top = block_max + bi * block_stride;
-    for (std::size_t l = 0; l < lanes; ++l) top[l] = kEmptyBlock;
-    for (int t = b.first; t < b.last; ++t) {
-      const std::int32_t* e = exp + static_cast<std::size_t>(t) * stride;
-      for (std::size_t l = 0; l < lanes; ++l) top[l] = finite(e[l]) ? std::max(top[l], e[l]) : top[l];
-    }
-    for (int t = b.first; t < b.last; ++t) {
-      const auto at = static_cast<std::size_t>(t) * stride;
-      // Two factors of at least 2^-126 each: exact wherever the result is a normal float. Below
-      // that it is not, and the kernel only uses it where its term truncates to zero
-      // (fast_kernel_body.inc).
-      for (std::size_t l = 0; l < lanes; ++l) {
-        const int down = std::max(exp[at + l] - top[l], -252);  // <= 0
-        const float scaled = sig[at + l] * pow2(std::max(down, -126)) * pow2(std::min(0, down + 126));
-        near[at + l] = finite(exp[at + l]) ? scaled : 0.0f;
-      }
-    }
-  }
-}
-
 }  // namespace detail
 
 std::size_t mma_batch(const MmaPlan& plan, std::size_t count, const std::uint32_t* a, const std::uint32_t* b,

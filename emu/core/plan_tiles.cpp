@@ -37,64 +37,75 @@ std::size_t mma_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_
   const detail::GemmChainFn chain = detail::kernels().gemm_chain;
   const std::uint32_t d_zero = zero_bits(in.d_type, false);
   std::size_t slow = 0;
-  detail::with_plane_decoder(in.a_type, plan.a_seen, [&](auto decode_a) {
-    detail::with_plane_decoder(in.b_type, plan.b_seen, [&](auto decode_b) {
-      for (std::size_t t = 0; t < tiles; ++t) {
-        const std::uint32_t *ta = a + t * MK, *tb = b + t * NK, *tc = c + t * MN;
-        std::uint32_t* td = d + t * MN;
-        // Planes in product-schedule order: A row by row, B 16 columns at a time ([k][lane]).
-        for (std::size_t i = 0; i < M; ++i) {
-          for (std::size_t kk = 0; kk < K; ++kk) {
-            const auto v = decode_a(ta[i * K + static_cast<std::size_t>(plan.schedule[kk])], a_scale);
-            a_sig[i * K + kk] = v.significand;
-            a_exp[i * K + kk] = v.exponent;
-          }
-          detail::complete_planes(plan, &a_sig[i * K], &a_exp[i * K], &a_near[i * K], &a_max[i * blocks], 1, 1);
+  const detail::PreparePlanesFn prepare = detail::kernels().prepare_planes;
+  const std::uint32_t a_zero = zero_bits(in.a_type, false), b_zero = zero_bits(in.b_type, false);
+  thread_local std::vector<std::uint32_t> raw;
+  thread_local std::vector<float> row_sig, row_near;
+  thread_local std::vector<std::int32_t> row_exp, row_max;
+  raw.resize(K * kLanes), row_sig.resize(K * kLanes), row_near.resize(K * kLanes), row_exp.resize(K * kLanes);
+  row_max.resize(blocks * kLanes);
+  for (std::size_t t = 0; t < tiles; ++t) {
+    const std::uint32_t *ta = a + t * MK, *tb = b + t * NK, *tc = c + t * MN;
+    std::uint32_t* td = d + t * MN;
+    // Planes in product-schedule order: A 16 rows at a time as the lanes, then scattered row
+    // by row; B 16 columns at a time, already in the kernel's [k][lane] layout.
+    for (std::size_t i0 = 0; i0 < M; i0 += kLanes) {
+      const std::size_t rows = std::min<std::size_t>(kLanes, M - i0);
+      for (std::size_t kk = 0; kk < K; ++kk)
+        for (std::size_t l = 0; l < kLanes; ++l)
+          raw[kk * kLanes + l] = l < rows ? ta[(i0 + l) * K + static_cast<std::size_t>(plan.schedule[kk])] : a_zero;
+      prepare(plan, in.a_type, plan.a_seen, a_scale, raw.data(), row_sig.data(), row_exp.data(), row_near.data(),
+              row_max.data());
+      for (std::size_t l = 0; l < rows; ++l) {
+        const std::size_t i = i0 + l;
+        for (std::size_t kk = 0; kk < K; ++kk) {
+          a_sig[i * K + kk] = row_sig[kk * kLanes + l];
+          a_exp[i * K + kk] = row_exp[kk * kLanes + l];
+          a_near[i * K + kk] = row_near[kk * kLanes + l];
         }
-        for (std::size_t g = 0; g < groups; ++g) {
-          const std::size_t at = g * K * kLanes;
-          for (std::size_t kk = 0; kk < K; ++kk) {
-            const auto src = static_cast<std::size_t>(plan.schedule[kk]);
-            for (std::size_t l = 0; l < kLanes; ++l) {
-              const std::size_t j = g * kLanes + l;
-              const auto v = j < N ? decode_b(tb[j * K + src], 1.0f) : detail::PlaneValue{0.0f, detail::kZeroExponent};
-              b_sig[at + kk * kLanes + l] = v.significand;
-              b_exp[at + kk * kLanes + l] = v.exponent;
-            }
-          }
-          detail::complete_planes(plan, &b_sig[at], &b_exp[at], &b_near[at], &b_max[g * blocks * kLanes], kLanes,
-                                  kLanes, kLanes);
+        for (std::size_t bi = 0; bi < blocks; ++bi) a_max[i * blocks + bi] = row_max[bi * kLanes + l];
+      }
+    }
+    for (std::size_t g = 0; g < groups; ++g) {
+      const std::size_t at = g * K * kLanes;
+      for (std::size_t kk = 0; kk < K; ++kk) {
+        const auto src = static_cast<std::size_t>(plan.schedule[kk]);
+        for (std::size_t l = 0; l < kLanes; ++l) {
+          const std::size_t j = g * kLanes + l;
+          raw[kk * kLanes + l] = j < N ? tb[j * K + src] : b_zero;
         }
-        for (std::size_t g = 0; g < groups; ++g) {
-          const std::size_t j0 = g * kLanes, lanes = std::min(kLanes * std::size_t{1}, N - j0), at = g * K * kLanes;
-          const detail::OperandPlanes b_planes{&b_sig[at], &b_near[at], &b_exp[at], &b_max[g * blocks * kLanes]};
-          for (std::size_t i0 = 0; i0 < M; i0 += kMaxChainRows) {
-            const int rows = static_cast<int>(std::min<std::size_t>(kMaxChainRows, M - i0));
-            detail::OperandPlanes a_rows[kMaxChainRows];
-            std::uint32_t acc[kMaxChainRows * kLanes], failed[kMaxChainRows] = {};
-            for (int r = 0; r < rows; ++r) {
-              const std::size_t i = i0 + static_cast<std::size_t>(r);
-              a_rows[r] = {&a_sig[i * K], &a_near[i * K], &a_exp[i * K], &a_max[i * blocks]};
-              for (std::size_t l = 0; l < kLanes; ++l) acc[r * kLanes + l] = l < lanes ? tc[i * N + j0 + l] : d_zero;
-            }
-            const bool done = chain(plan, plan, rows, 1, a_rows, b_planes, acc, failed) == 1;
-            for (int r = 0; r < rows; ++r) {
-              const std::size_t i = i0 + static_cast<std::size_t>(r);
-              for (std::size_t l = 0; l < lanes; ++l) {
-                const std::size_t j = j0 + l;
-                if (!done && ((failed[r] >> l) & 1u)) {
-                  td[i * N + j] = mma_element(plan, {ta + i * K, K}, {tb + j * K, K}, tc[i * N + j]);
-                  ++slow;
-                } else {
-                  td[i * N + j] = acc[r * kLanes + l];
-                }
-              }
+      }
+      prepare(plan, in.b_type, plan.b_seen, 1.0f, raw.data(), &b_sig[at], &b_exp[at], &b_near[at],
+              &b_max[g * blocks * kLanes]);
+    }
+    for (std::size_t g = 0; g < groups; ++g) {
+      const std::size_t j0 = g * kLanes, lanes = std::min(kLanes * std::size_t{1}, N - j0), at = g * K * kLanes;
+      const detail::OperandPlanes b_planes{&b_sig[at], &b_near[at], &b_exp[at], &b_max[g * blocks * kLanes]};
+      for (std::size_t i0 = 0; i0 < M; i0 += kMaxChainRows) {
+        const int rows = static_cast<int>(std::min<std::size_t>(kMaxChainRows, M - i0));
+        detail::OperandPlanes a_rows[kMaxChainRows];
+        std::uint32_t acc[kMaxChainRows * kLanes], failed[kMaxChainRows] = {};
+        for (int r = 0; r < rows; ++r) {
+          const std::size_t i = i0 + static_cast<std::size_t>(r);
+          a_rows[r] = {&a_sig[i * K], &a_near[i * K], &a_exp[i * K], &a_max[i * blocks]};
+          for (std::size_t l = 0; l < kLanes; ++l) acc[r * kLanes + l] = l < lanes ? tc[i * N + j0 + l] : d_zero;
+        }
+        const bool done = chain(plan, plan, rows, 1, a_rows, b_planes, acc, failed) == 1;
+        for (int r = 0; r < rows; ++r) {
+          const std::size_t i = i0 + static_cast<std::size_t>(r);
+          for (std::size_t l = 0; l < lanes; ++l) {
+            const std::size_t j = j0 + l;
+            if (!done && ((failed[r] >> l) & 1u)) {
+              td[i * N + j] = mma_element(plan, {ta + i * K, K}, {tb + j * K, K}, tc[i * N + j]);
+              ++slow;
+            } else {
+              td[i * N + j] = acc[r * kLanes + l];
             }
           }
         }
       }
-    });
-  });
+    }
+  }
   return slow;
 }
 
