@@ -1,5 +1,5 @@
 # Installable package: find_package(tcnum [COMPONENTS reference characterize eigen probes]) then
-# target_link_libraries(... tcnum::tcnum) (the core: zlib and the standard library only) and
+# target_link_libraries(... tcnum::tcnum) (the core: zlib, libdeflate when built with it, and the standard library only) and
 # tcnum::reference, tcnum::characterize, tcnum::eigen, tcnum::probes for the components asked for.
 # Each component is installed when it was built, with its own headers and export set.
 include(GNUInstallDirs)

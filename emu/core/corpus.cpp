@@ -4,12 +4,18 @@
 #include <zlib.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <array>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
+#include <unordered_map>
+#include <variant>
+
+#include "corpus_bytes.hpp"
 
 #include "tcnum/core/dot.hpp"
 #include "tcnum/core/plan.hpp"
@@ -17,42 +23,202 @@
 namespace tcnum {
 namespace {
 
-bool parse_hex_run(const std::string& field, Format f, int count, std::vector<std::uint32_t>& out,
-                   std::string& why, const char* what) {
+// One table lookup per digit: 0..15, or 16 for anything that is not a lowercase hex digit.
+constexpr auto kHexDigit = [] {
+  std::array<std::uint8_t, 256> t{};
+  t.fill(16);
+  for (int c = '0'; c <= '9'; ++c) t[static_cast<std::size_t>(c)] = static_cast<std::uint8_t>(c - '0');
+  for (int c = 'a'; c <= 'f'; ++c) t[static_cast<std::size_t>(c)] = static_cast<std::uint8_t>(c - 'a' + 10);
+  return t;
+}();
+
+// `count` values of f's hex width from `field` into out[0..count), without allocating.
+bool parse_hex_run(std::string_view field, Format f, int count, std::uint32_t* out, std::string& why,
+                   const char* what) {
   const int width = spec(f).hex_digits;
-  if (static_cast<int>(field.size()) != width * count) {
+  if (static_cast<std::int64_t>(field.size()) != std::int64_t{width} * count) {
     why = std::string(what) + ": expected " + std::to_string(count) + " x " + std::to_string(width) +
           " hex digits for " + std::string(name_of(f)) + ", got " + std::to_string(field.size()) + " characters";
     return false;
   }
-  // One table lookup per digit: 0..15, or 16 for anything that is not a lowercase hex digit.
-  static constexpr auto kDigit = [] {
-    std::array<std::uint8_t, 256> t{};
-    t.fill(16);
-    for (int c = '0'; c <= '9'; ++c) t[static_cast<std::size_t>(c)] = static_cast<std::uint8_t>(c - '0');
-    for (int c = 'a'; c <= 'f'; ++c) t[static_cast<std::size_t>(c)] = static_cast<std::uint8_t>(c - 'a' + 10);
-    return t;
-  }();
-  out.resize(static_cast<std::size_t>(count));
   const auto* p = reinterpret_cast<const unsigned char*>(field.data());
-  for (int i = 0; i < count; ++i) {
-    std::uint32_t v = 0, bad = 0;
+  std::uint32_t bad = 0;
+  for (int i = 0; i < count; ++i, p += width) {
+    std::uint32_t v = 0;
     for (int j = 0; j < width; ++j) {
-      const std::uint32_t digit = kDigit[p[i * width + j]];
-      bad |= digit & 16u;
+      const std::uint32_t digit = kHexDigit[p[j]];
+      bad |= digit;
       v = (v << 4) | (digit & 15u);
     }
-    if (bad) {
-      for (int j = 0; j < width; ++j)
-        if (kDigit[p[i * width + j]] == 16) {
-          why = std::string(what) + ": '" + field[static_cast<std::size_t>(i * width + j)] + "' is not a lowercase hex digit";
-          break;
-        }
-      return false;
-    }
-    out[static_cast<std::size_t>(i)] = v;
+    out[i] = v;
+  }
+  if (bad & 16u) {
+    for (char ch : field)
+      if (kHexDigit[static_cast<unsigned char>(ch)] == 16) {
+        why = std::string(what) + ": '" + ch + "' is not a lowercase hex digit";
+        break;
+      }
+    return false;
   }
   return true;
+}
+
+// A line's fields, split at single spaces without allocating: 6, or 8 for block-scaled
+// instructions (the scales of A's row and of B's column after D).
+struct LineFields {
+  std::string_view field[8];
+  int count = 0;
+};
+
+bool split_fields(std::string_view line, LineFields& out, std::string& why) {
+  // A hostile line of millions of spaces must not allocate: past 8 fields the rest are counted.
+  int n = 0;
+  std::size_t start = 0;
+  while (true) {
+    const void* sp = std::memchr(line.data() + start, ' ', line.size() - start);
+    const std::size_t end = sp ? static_cast<std::size_t>(static_cast<const char*>(sp) - line.data()) : line.size();
+    if (n < 8) out.field[n] = line.substr(start, end - start);
+    ++n;
+    if (!sp) break;
+    start = end + 1;
+    if (n == 8) {  // the 9th field and beyond
+      n += 1 + static_cast<int>(std::min<std::ptrdiff_t>(std::count(line.begin() + static_cast<std::ptrdiff_t>(start), line.end(), ' '), 1 << 30));
+      break;
+    }
+  }
+  if (n != 6 && n != 8) {
+    why = "expected 6 fields separated by single spaces (arch instruction A B C D; block-scaled: 8, "
+          "... D SA SB), got " + std::to_string(n);
+    return false;
+  }
+  out.count = n;
+  return true;
+}
+
+// The instruction of each distinct (arch, name), looked up once: a corpus file repeats one.
+class InstructionCache {
+ public:
+  struct Entry {
+    std::string arch;  // as written
+    int sm = 0;
+    Instruction instruction;
+    std::size_t id = 0;  // distinct per entry of this cache
+  };
+  // The entry of a line's fields; nullptr with `why` for an unknown arch or instruction.
+  const Entry* find(const LineFields& f, std::string& why) {
+    const std::string_view arch = f.field[0], name = f.field[1];
+    if (last_ && last_->arch == arch && last_->instruction.name == name) return last_;
+    key_.assign(arch).append(1, ' ').append(name);
+    if (auto it = entries_.find(key_); it != entries_.end()) return last_ = it->second.get();
+    try {
+      auto e = std::make_unique<Entry>();
+      e->sm = parse_arch(arch);
+      e->instruction = find_instruction(name, e->sm);
+      e->arch = arch;
+      e->id = entries_.size();
+      // Only names the catalog holds are kept: the cache is bounded by the catalog.
+      return last_ = entries_.emplace(key_, std::move(e)).first->second.get();
+    } catch (const std::invalid_argument& e) {
+      why = e.what();
+      if (auto nl = why.find('\n'); nl != std::string::npos) why = why.substr(0, nl) + " (see numprobe list)";
+      return nullptr;
+    }
+  }
+
+ private:
+  std::unordered_map<std::string, std::unique_ptr<Entry>> entries_;
+  const Entry* last_ = nullptr;
+  std::string key_;
+};
+
+// The operand fields of a split line for `in`: A and B (in.k values each), C, D and, when
+// block-scaled, the in.scales_per_row() scales of A's row and of B's column.
+bool parse_operands(const LineFields& f, const Instruction& in, std::uint32_t* a, std::uint32_t* b, std::uint32_t& c,
+                    std::uint32_t& d, std::uint32_t* scale_a, std::uint32_t* scale_b, std::string& why) {
+  if (in.block_scaled() != (f.count == 8)) {
+    why = in.block_scaled() ? "block-scaled instruction: expected 8 fields (arch instruction A B C D SA SB), got 6"
+                            : "expected 6 fields (arch instruction A B C D) for an instruction without block scaling, got 8";
+    return false;
+  }
+  if (!parse_hex_run(f.field[2], in.a_type, in.k, a, why, "A") || !parse_hex_run(f.field[3], in.b_type, in.k, b, why, "B") ||
+      !parse_hex_run(f.field[4], in.c_type, 1, &c, why, "C") || !parse_hex_run(f.field[5], in.d_type, 1, &d, why, "D"))
+    return false;
+  return !in.block_scaled() || (parse_hex_run(f.field[6], in.scale_type, in.scales_per_row(), scale_a, why, "SA") &&
+                                parse_hex_run(f.field[7], in.scale_type, in.scales_per_row(), scale_b, why, "SB"));
+}
+
+// One line into `k`, reusing its vectors' storage; false with `why` when malformed.
+bool parse_into(std::string_view line, InstructionCache& cache, CorpusCase& k, std::string& why) {
+  LineFields f;
+  if (!split_fields(line, f, why)) return false;
+  const InstructionCache::Entry* e = cache.find(f, why);
+  if (!e) return false;
+  const Instruction& in = e->instruction;
+  const auto n = static_cast<std::size_t>(in.k), scales = static_cast<std::size_t>(in.scales_per_row());
+  k.a.resize(n);
+  k.b.resize(n);
+  k.scale_a.resize(scales);
+  k.scale_b.resize(scales);
+  if (!parse_operands(f, in, k.a.data(), k.b.data(), k.c, k.d, k.scale_a.data(), k.scale_b.data(), why)) return false;
+  k.arch = e->arch;
+  k.sm = e->sm;
+  k.instruction = in;
+  return true;
+}
+
+// The lines of a corpus file (without '\n'), as views into the inflated bytes: a line is copied
+// only when it spans two chunks. A read error, a NUL byte or an over-long line is `error`.
+class LineReader {
+ public:
+  LineReader(const std::string& path, GzipInflater inflater) : bytes_(path, inflater) {}
+  enum class Line { read, end, error };
+  Line next(std::string_view& line, std::string& why) {
+    carry_.clear();
+    bool any = false;
+    while (true) {
+      if (chunk_.empty()) {
+        const auto got = bytes_.next(chunk_, why);
+        if (got == detail::CorpusBytes::Result::error) return Line::error;
+        if (got == detail::CorpusBytes::Result::end) {
+          line = carry_;
+          return any ? Line::read : Line::end;
+        }
+      }
+      any = true;
+      const void* nl = std::memchr(chunk_.data(), '\n', chunk_.size());
+      const std::size_t take = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - chunk_.data()) : chunk_.size();
+      if (std::memchr(chunk_.data(), '\0', take)) {
+        why = "NUL byte in the line (a corpus is text)";
+        return Line::error;
+      }
+      if (carry_.size() + take > kMaxCorpusLineBytes) {
+        why = "line longer than " + std::to_string(kMaxCorpusLineBytes) + " bytes";
+        return Line::error;
+      }
+      if (nl && carry_.empty()) {  // the common case: the whole line in this chunk
+        line = chunk_.substr(0, take);
+        chunk_.remove_prefix(take + 1);
+        return Line::read;
+      }
+      carry_.append(chunk_.data(), take);
+      chunk_.remove_prefix(nl ? take + 1 : take);
+      if (nl) {
+        line = carry_;
+        return Line::read;
+      }
+    }
+  }
+
+ private:
+  detail::CorpusBytes bytes_;
+  std::string_view chunk_;
+  std::string carry_;
+};
+
+// A content line (not blank, not a comment), without a trailing '\r'.
+bool content_line(std::string_view& line) {
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return !line.empty() && line[0] != '#';
 }
 
 }  // namespace
@@ -86,143 +252,40 @@ std::string format_case_line(const std::string& arch, const Instruction& in, con
 }
 
 std::optional<CorpusCase> parse_case_line(const std::string& line, std::string& why) {
-  // Count the fields before splitting: a hostile line of millions of spaces must not allocate.
-  // Block-scaled instructions add two fields: the scales of A's row and of B's column.
-  const auto separators = std::count(line.begin(), line.end(), ' ');
-  if (separators != 5 && separators != 7) {
-    why = "expected 6 fields separated by single spaces (arch instruction A B C D; block-scaled: 8, "
-          "... D SA SB), got " + std::to_string(separators + 1);
-    return std::nullopt;
-  }
-  std::string fields[8];
-  std::size_t start = 0;
-  for (int f = 0; f <= separators; ++f) {
-    std::string& field = fields[f];
-    const auto sp = line.find(' ', start);
-    field = line.substr(start, sp == std::string::npos ? std::string::npos : sp - start);
-    start = sp + 1;
-  }
+  thread_local InstructionCache cache;
   CorpusCase k;
-  k.arch = fields[0];
-  // A corpus file repeats one instruction line after line: the last lookup is kept.
-  thread_local std::string last_arch, last_name;
-  thread_local std::optional<std::pair<int, Instruction>> last;
-  try {
-    if (!last || fields[0] != last_arch || fields[1] != last_name) {
-      last.reset();
-      const int sm = parse_arch(fields[0]);
-      last.emplace(sm, find_instruction(fields[1], sm));
-      last_arch = fields[0];
-      last_name = fields[1];
-    }
-    k.sm = last->first;
-    k.instruction = last->second;
-  } catch (const std::invalid_argument& e) {
-    why = e.what();
-    if (auto nl = why.find('\n'); nl != std::string::npos) why = why.substr(0, nl) + " (see numprobe list)";
-    return std::nullopt;
-  }
-  const Instruction& in = k.instruction;
-  if (in.block_scaled() != (separators == 7)) {
-    why = in.block_scaled() ? "block-scaled instruction: expected 8 fields (arch instruction A B C D SA SB), got 6"
-                            : "expected 6 fields (arch instruction A B C D) for an instruction without block scaling, got 8";
-    return std::nullopt;
-  }
-  std::vector<std::uint32_t> c, d;
-  if (!parse_hex_run(fields[2], in.a_type, in.k, k.a, why, "A") ||
-      !parse_hex_run(fields[3], in.b_type, in.k, k.b, why, "B") ||
-      !parse_hex_run(fields[4], in.c_type, 1, c, why, "C") || !parse_hex_run(fields[5], in.d_type, 1, d, why, "D"))
-    return std::nullopt;
-  if (in.block_scaled() && (!parse_hex_run(fields[6], in.scale_type, in.scales_per_row(), k.scale_a, why, "SA") ||
-                           !parse_hex_run(fields[7], in.scale_type, in.scales_per_row(), k.scale_b, why, "SB")))
-    return std::nullopt;
-  k.c = c[0];
-  k.d = d[0];
+  if (!parse_into(line, cache, k, why)) return std::nullopt;
   return k;
 }
 
 struct CorpusReader::Impl {
-  gzFile file = nullptr;
+  Impl(const std::string& path, GzipInflater inflater) : lines(path, inflater) {}
+  LineReader lines;
+  InstructionCache instructions;
+  CorpusCase scratch;   // parsed into, then swapped with the caller's: `out` changes only on success
   bool broken = false;  // a read error, NUL byte or over-long line ends the file: report it once, then stop
-  std::vector<char> buffer = std::vector<char>(1 << 16);
-  std::size_t pos = 0, filled = 0;
-
-  enum class Line { read, end, error };
-  // Reads the next line (without its '\n') as bytes; `why` says what was wrong on `error`.
-  Line read_line(std::string& line, std::string& why) {
-    line.clear();
-    bool any = false;
-    while (true) {
-      if (pos == filled) {
-        const int n = gzread(file, buffer.data(), static_cast<unsigned>(buffer.size()));
-        if (n < 0) {
-          int err = 0;
-          why = std::string("read error (truncated or corrupt file?): ") + gzerror(file, &err);
-          return Line::error;
-        }
-        if (n == 0) {
-          int err = 0;
-          const char* msg = gzerror(file, &err);
-          if (err != Z_OK && err != Z_STREAM_END) {
-            why = std::string("read error (truncated or corrupt file?): ") + msg;
-            return Line::error;
-          }
-          return any ? Line::read : Line::end;
-        }
-        pos = 0;
-        filled = static_cast<std::size_t>(n);
-      }
-      any = true;
-      const char* begin = buffer.data() + pos;
-      const std::size_t avail = filled - pos;
-      const void* nl = std::memchr(begin, '\n', avail);
-      const std::size_t take = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - begin) : avail;
-      if (std::memchr(begin, '\0', take)) {
-        why = "NUL byte in the line (a corpus is text)";
-        return Line::error;
-      }
-      if (line.size() + take > kMaxCorpusLineBytes) {
-        why = "line longer than " + std::to_string(kMaxCorpusLineBytes) + " bytes";
-        return Line::error;
-      }
-      line.append(begin, take);
-      pos += take;
-      if (nl) {
-        ++pos;
-        return Line::read;
-      }
-    }
-  }
 };
 
-CorpusReader::CorpusReader(const std::string& path) : impl_(std::make_unique<Impl>()) {
-  impl_->file = gzopen(path.c_str(), "rb");
-  if (!impl_->file) throw std::runtime_error("cannot open corpus file '" + path + "'");
-  gzbuffer(impl_->file, 1 << 17);
-}
+CorpusReader::CorpusReader(const std::string& path, GzipInflater inflater)
+    : impl_(std::make_unique<Impl>(path, inflater)) {}
 
-CorpusReader::~CorpusReader() {
-  if (impl_->file) gzclose(impl_->file);
-}
+CorpusReader::~CorpusReader() = default;
 
 CorpusReader::Status CorpusReader::next(CorpusCase& out, std::string& why) {
-  std::string line;
   if (impl_->broken) return Status::end;
+  std::string_view line;
   while (true) {
-    const auto got = impl_->read_line(line, why);
-    if (got == Impl::Line::end) return Status::end;
+    const auto got = impl_->lines.next(line, why);
+    if (got == LineReader::Line::end) return Status::end;
     ++line_;
-    if (got == Impl::Line::error) {
+    if (got == LineReader::Line::error) {
       impl_->broken = true;
       return Status::malformed;
     }
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty() || line[0] == '#') continue;
-    if (auto k = parse_case_line(line, why)) {
-      out = std::move(*k);
-      return Status::case_read;
-    }
-    return Status::malformed;
+    if (!content_line(line)) continue;
+    if (!parse_into(line, impl_->instructions, impl_->scratch, why)) return Status::malformed;
+    std::swap(out, impl_->scratch);
+    return Status::case_read;
   }
 }
 
@@ -284,80 +347,117 @@ void CorpusWriter::flush() {
 
 ReplayTally replay_file(const std::string& path, const Model* override_model,
                         const std::function<void(const ReplayIssue&)>& on_issue) {
-  // Cases are evaluated in batches of one instruction through its compiled plan (one plan per
-  // run of cases with the same arch and instruction); issues are still reported in line order.
+  // Cases are parsed straight into flat batches of one instruction (no allocation per case) and
+  // evaluated through its compiled plan, compiled once per instruction and file; issues are
+  // still reported in line order.
   constexpr std::size_t kBatch = 1024;
   ReplayTally t;
-  CorpusReader reader(path);
-  std::vector<CorpusCase> batch;
-  std::vector<std::size_t> lines;
-  std::vector<std::uint32_t> a, b, c, d;
-  std::optional<MmaPlan> plan;
-  const Model* plan_model = nullptr;
+  LineReader lines(path, GzipInflater::best);
+  InstructionCache instructions;
+  const InstructionCache::Entry* batch_of = nullptr;  // the instruction of the batch
+  std::size_t n = 0, k = 0, scales = 0;               // cases in the batch; A/B and scale values per case
+  std::vector<std::uint32_t> a, b, c, d, scale_a, scale_b, emulated;
+  std::vector<std::size_t> line_of;
+  std::unordered_map<std::size_t, std::variant<MmaPlan, std::string>> plans;  // by entry id: plan or why not
+  auto batch_case = [&](std::size_t i) {
+    CorpusCase kase;
+    kase.arch = batch_of->arch;
+    kase.sm = batch_of->sm;
+    kase.instruction = batch_of->instruction;
+    kase.a.assign(a.begin() + static_cast<std::ptrdiff_t>(i * k), a.begin() + static_cast<std::ptrdiff_t>((i + 1) * k));
+    kase.b.assign(b.begin() + static_cast<std::ptrdiff_t>(i * k), b.begin() + static_cast<std::ptrdiff_t>((i + 1) * k));
+    kase.c = c[i];
+    kase.d = d[i];
+    kase.scale_a.assign(scale_a.begin() + static_cast<std::ptrdiff_t>(i * scales),
+                        scale_a.begin() + static_cast<std::ptrdiff_t>((i + 1) * scales));
+    kase.scale_b.assign(scale_b.begin() + static_cast<std::ptrdiff_t>(i * scales),
+                        scale_b.begin() + static_cast<std::ptrdiff_t>((i + 1) * scales));
+    return kase;
+  };
   auto evaluate = [&] {
-    if (batch.empty()) return;
-    const Instruction& in = batch.front().instruction;
-    const Model& model = override_model ? *override_model : builtin_model(batch.front().sm);
-    try {
-      if (!plan || plan_model != &model || plan->instruction.name != in.name) {
-        plan.reset();
-        plan = compile_plan(model, in);
-        plan_model = &model;
+    if (n == 0) return;
+    auto it = plans.find(batch_of->id);
+    if (it == plans.end()) {
+      const Model& model = override_model ? *override_model : builtin_model(batch_of->sm);
+      try {
+        it = plans.emplace(batch_of->id, compile_plan(model, batch_of->instruction)).first;
+      } catch (const std::invalid_argument& e) {
+        it = plans.emplace(batch_of->id, std::string(e.what())).first;
       }
-    } catch (const std::invalid_argument& e) {
-      for (std::size_t n = 0; n < batch.size(); ++n) {
+    }
+    if (const auto* why_not = std::get_if<std::string>(&it->second)) {
+      for (std::size_t i = 0; i < n; ++i) {
         ++t.failed;
-        on_issue(ReplayIssue{path, lines[n], true, e.what(), std::move(batch[n]), 0});
+        on_issue(ReplayIssue{path, line_of[i], true, *why_not, batch_case(i), 0});
       }
-      batch.clear();
-      lines.clear();
+      n = 0;
       return;
     }
-    d.resize(batch.size());
-    if (in.block_scaled()) {  // scale vectors: the reference datapath, case by case
-      for (std::size_t n = 0; n < batch.size(); ++n) {
-        const CorpusCase& k = batch[n];
-        d[n] = mma_element(*plan, k.a, k.b, k.c, k.scale_a, k.scale_b);
-      }
+    const MmaPlan& plan = std::get<MmaPlan>(it->second);
+    emulated.resize(n);
+    if (scales > 0) {  // scale vectors: the reference datapath, case by case
+      for (std::size_t i = 0; i < n; ++i)
+        emulated[i] = mma_element(plan, {a.data() + i * k, k}, {b.data() + i * k, k}, c[i],
+                                  {scale_a.data() + i * scales, scales}, {scale_b.data() + i * scales, scales});
     } else {
-      a.clear();
-      b.clear();
-      c.clear();
-      for (const CorpusCase& k : batch) {
-        a.insert(a.end(), k.a.begin(), k.a.end());
-        b.insert(b.end(), k.b.begin(), k.b.end());
-        c.push_back(k.c);
-      }
-      mma_batch(*plan, batch.size(), a.data(), b.data(), c.data(), d.data());
+      mma_batch(plan, n, a.data(), b.data(), c.data(), emulated.data());
     }
-    for (std::size_t n = 0; n < batch.size(); ++n) {
-      if (d[n] == batch[n].d) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (emulated[i] == d[i]) {
         ++t.passed;
       } else {
         ++t.failed;
-        on_issue(ReplayIssue{path, lines[n], false, "", batch[n], d[n]});
+        on_issue(ReplayIssue{path, line_of[i], false, "", batch_case(i), emulated[i]});
       }
     }
-    batch.clear();
-    lines.clear();
+    n = 0;
   };
-  CorpusCase k;
+  auto malformed = [&](std::size_t line, const std::string& why) {
+    evaluate();
+    ++t.failed;
+    on_issue(ReplayIssue{path, line, true, why, std::nullopt, 0});
+  };
+  std::string_view line;
   std::string why;
-  while (true) {
-    const auto st = reader.next(k, why);
-    if (st == CorpusReader::Status::end) break;
-    if (st == CorpusReader::Status::malformed) {
-      evaluate();
-      ++t.failed;
-      on_issue(ReplayIssue{path, reader.line_number(), true, why, std::nullopt, 0});
+  for (std::size_t line_no = 1;; ++line_no) {
+    const auto got = lines.next(line, why);
+    if (got == LineReader::Line::end) break;
+    if (got == LineReader::Line::error) {  // ends the file: what follows is not trusted
+      malformed(line_no, why);
+      break;
+    }
+    if (!content_line(line)) continue;
+    LineFields f;
+    const InstructionCache::Entry* e = nullptr;
+    if (!split_fields(line, f, why) || !(e = instructions.find(f, why))) {
+      malformed(line_no, why);
       continue;
     }
-    if (!batch.empty() && (batch.size() == kBatch || batch.front().sm != k.sm ||
-                           batch.front().instruction.name != k.instruction.name))
-      evaluate();
-    batch.push_back(std::move(k));
-    k = CorpusCase{};
-    lines.push_back(reader.line_number());
+    if (n > 0 && (e != batch_of || n == kBatch)) evaluate();
+    if (e != batch_of) {
+      batch_of = e;
+      k = static_cast<std::size_t>(e->instruction.k);
+      scales = static_cast<std::size_t>(e->instruction.scales_per_row());
+    }
+    if (a.size() < (n + 1) * k) {
+      a.resize((n + 1) * k);
+      b.resize((n + 1) * k);
+    }
+    if (scale_a.size() < (n + 1) * scales) {
+      scale_a.resize((n + 1) * scales);
+      scale_b.resize((n + 1) * scales);
+    }
+    if (c.size() < n + 1) {
+      c.resize(n + 1);
+      d.resize(n + 1);
+      line_of.resize(n + 1);
+    }
+    if (!parse_operands(f, e->instruction, a.data() + n * k, b.data() + n * k, c[n], d[n], scale_a.data() + n * scales,
+                        scale_b.data() + n * scales, why)) {
+      malformed(line_no, why);
+      continue;
+    }
+    line_of[n++] = line_no;
   }
   evaluate();
   return t;

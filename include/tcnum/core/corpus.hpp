@@ -34,10 +34,20 @@ std::string hex_field(Format f, std::uint32_t bits);
 // read error is reported once (malformed, with its line number) and ends the file.
 inline constexpr std::size_t kMaxCorpusLineBytes = std::size_t{1} << 20;
 
-// Reads plain or gzip-compressed files alike, as bytes.
+// How gzip files are inflated. `best`: whole members through libdeflate where tcnum was built
+// with it (see best_gzip_inflater()), zlib's stream otherwise; `zlib`: always zlib's stream.
+// Both give the same lines and the same errors (a member libdeflate cannot take in bounded
+// memory, or rejects, goes to zlib).
+enum class GzipInflater { best, zlib };
+const char* best_gzip_inflater();  // "libdeflate" or "zlib"
+
+// Reads plain or gzip-compressed files alike (gzip: the file starts with 1f 8b; any number of
+// members), as bytes. A truncated or corrupt member, or data after the last member that is not
+// gzip, is a read error: reported once (malformed), it ends the file.
 class CorpusReader {
  public:
-  explicit CorpusReader(const std::string& path);  // throws std::runtime_error if unreadable
+  // Throws std::runtime_error if the file cannot be opened.
+  explicit CorpusReader(const std::string& path, GzipInflater inflater = GzipInflater::best);
   ~CorpusReader();
   CorpusReader(const CorpusReader&) = delete;
   CorpusReader& operator=(const CorpusReader&) = delete;
