@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -32,6 +33,50 @@ constexpr auto kHexDigit = [] {
   return t;
 }();
 
+// 8 lowercase hex digits (the first the most significant) as one value, all 8 bytes in one
+// 64-bit word; false if a byte is not such a digit.
+inline bool hex8(const unsigned char* p, std::uint32_t& v) {
+  std::uint64_t x;
+  std::memcpy(&x, p, 8);  // little-endian: p[0] is the low byte
+  constexpr std::uint64_t kOnes = 0x0101010101010101u, kHigh = kOnes * 0x80;
+  // Per byte, for bytes below 0x80 (no carry into the next byte): the high bit says byte >= lo.
+  auto at_least = [x](std::uint64_t lo) { return (x + (0x80 - lo) * kOnes) & kHigh; };
+  const std::uint64_t digit = at_least('0') & ~at_least('9' + 1), letter = at_least('a') & ~at_least('f' + 1);
+  const std::uint64_t n = (x & (kOnes * 0x0f)) + ((x >> 6) & kOnes) * 9;  // 'a'..'f' have bit 6: 1..6 + 9
+  const std::uint64_t pairs = ((n & 0x000f000f000f000fu) << 4) | ((n >> 8) & 0x000f000f000f000fu);
+  const std::uint64_t quads = ((pairs & 0x000000ff000000ffu) << 8) | ((pairs >> 16) & 0x000000ff000000ffu);
+  v = static_cast<std::uint32_t>(((quads & 0xffffu) << 16) | ((quads >> 32) & 0xffffu));
+  return (x & kHigh) == 0 && (digit | letter) == kHigh;
+}
+
+// `count` values of `Width` hex digits each (Width divides 8): 8 digits at a time, the rest
+// one by one; false if any byte is not a lowercase hex digit.
+template <int Width>
+bool hex_values(const unsigned char* p, int count, std::uint32_t* out) {
+  constexpr int kPerWord = 8 / Width;
+  constexpr std::uint32_t kMask = Width == 8 ? 0xffffffffu : (1u << (4 * Width)) - 1;
+  bool ok = true;
+  int i = 0;
+  if constexpr (std::endian::native == std::endian::little) {
+    for (; i + kPerWord <= count; i += kPerWord, p += 8) {
+      std::uint32_t v;
+      ok &= hex8(p, v);
+      for (int j = 0; j < kPerWord; ++j) out[i + j] = (v >> (4 * Width * (kPerWord - 1 - j))) & kMask;
+    }
+  }
+  std::uint32_t bad = 0;
+  for (; i < count; ++i, p += Width) {
+    std::uint32_t v = 0;
+    for (int j = 0; j < Width; ++j) {
+      const std::uint32_t digit = kHexDigit[p[j]];
+      bad |= digit;
+      v = (v << 4) | (digit & 15u);
+    }
+    out[i] = v;
+  }
+  return ok && !(bad & 16u);
+}
+
 // `count` values of f's hex width from `field` into out[0..count), without allocating.
 bool parse_hex_run(std::string_view field, Format f, int count, std::uint32_t* out, std::string& why,
                    const char* what) {
@@ -42,17 +87,11 @@ bool parse_hex_run(std::string_view field, Format f, int count, std::uint32_t* o
     return false;
   }
   const auto* p = reinterpret_cast<const unsigned char*>(field.data());
-  std::uint32_t bad = 0;
-  for (int i = 0; i < count; ++i, p += width) {
-    std::uint32_t v = 0;
-    for (int j = 0; j < width; ++j) {
-      const std::uint32_t digit = kHexDigit[p[j]];
-      bad |= digit;
-      v = (v << 4) | (digit & 15u);
-    }
-    out[i] = v;
-  }
-  if (bad & 16u) {
+  const bool ok = width == 8   ? hex_values<8>(p, count, out)
+                  : width == 4 ? hex_values<4>(p, count, out)
+                  : width == 2 ? hex_values<2>(p, count, out)
+                               : hex_values<1>(p, count, out);  // the widths of the formats
+  if (!ok) {
     for (char ch : field)
       if (kHexDigit[static_cast<unsigned char>(ch)] == 16) {
         why = std::string(what) + ": '" + ch + "' is not a lowercase hex digit";
@@ -103,10 +142,13 @@ class InstructionCache {
     int sm = 0;
     Instruction instruction;
     std::size_t id = 0;  // distinct per entry of this cache
+    // The characters of each operand field (A, B, C, D, SA, SB): a well-formed line's layout.
+    std::size_t field_chars[6] = {};
+    int fields = 6;
   };
   // The entry of a line's fields; nullptr with `why` for an unknown arch or instruction.
-  const Entry* find(const LineFields& f, std::string& why) {
-    const std::string_view arch = f.field[0], name = f.field[1];
+  const Entry* find(const LineFields& f, std::string& why) { return find(f.field[0], f.field[1], why); }
+  const Entry* find(std::string_view arch, std::string_view name, std::string& why) {
     if (last_ && last_->arch == arch && last_->instruction.name == name) return last_;
     key_.assign(arch).append(1, ' ').append(name);
     if (auto it = entries_.find(key_); it != entries_.end()) return last_ = it->second.get();
@@ -116,6 +158,12 @@ class InstructionCache {
       e->instruction = find_instruction(name, e->sm);
       e->arch = arch;
       e->id = entries_.size();
+      const Instruction& in = e->instruction;
+      auto chars = [](Format f, int count) { return static_cast<std::size_t>(spec(f).hex_digits) * static_cast<std::size_t>(count); };
+      const std::size_t widths[6] = {chars(in.a_type, in.k), chars(in.b_type, in.k), chars(in.c_type, 1), chars(in.d_type, 1),
+                                     chars(in.scale_type, in.scales_per_row()), chars(in.scale_type, in.scales_per_row())};
+      std::copy(std::begin(widths), std::end(widths), e->field_chars);
+      e->fields = in.block_scaled() ? 8 : 6;
       // Only names the catalog holds are kept: the cache is bounded by the catalog.
       return last_ = entries_.emplace(key_, std::move(e)).first->second.get();
     } catch (const std::invalid_argument& e) {
@@ -130,6 +178,45 @@ class InstructionCache {
   const Entry* last_ = nullptr;
   std::string key_;
 };
+
+// After the operands of a line cut at its known layout did not parse: a wrong field count is
+// what split_fields alone would have said first.
+void prefer_field_count(std::string_view line, std::string& why) {
+  LineFields all;
+  std::string count;
+  if (!split_fields(line, all, count)) why = count;
+}
+
+// Splits a case line and finds its instruction. The operand fields' widths follow from the
+// instruction, so a well-formed line is cut at known places; any other line goes through
+// split_fields and the lookup again, which give the messages in their order.
+const InstructionCache::Entry* split_line(std::string_view line, InstructionCache& cache, LineFields& f,
+                                          std::string& why) {
+  const std::size_t name_at = line.find(' ') + 1, tail_at = name_at ? line.find(' ', name_at) + 1 : 0;
+  if (tail_at) {
+    const InstructionCache::Entry* e = cache.find(line.substr(0, name_at - 1), line.substr(name_at, tail_at - 1 - name_at), why);
+    if (e) {
+      std::size_t at = tail_at;
+      int n = 2;
+      for (; n < e->fields; ++n) {
+        const std::size_t chars = e->field_chars[n - 2];
+        if (at + chars > line.size() || (n + 1 < e->fields ? at + chars >= line.size() || line[at + chars] != ' '
+                                                            : at + chars != line.size()))
+          break;
+        f.field[n] = line.substr(at, chars);
+        at += chars + 1;
+      }
+      if (n == e->fields) {
+        f.field[0] = line.substr(0, name_at - 1);
+        f.field[1] = line.substr(name_at, tail_at - 1 - name_at);
+        f.count = n;
+        return e;
+      }
+    }
+  }
+  if (!split_fields(line, f, why)) return nullptr;
+  return cache.find(f, why);
+}
 
 // The operand fields of a split line for `in`: A and B (in.k values each), C, D and, when
 // block-scaled, the in.scales_per_row() scales of A's row and of B's column.
@@ -150,8 +237,7 @@ bool parse_operands(const LineFields& f, const Instruction& in, std::uint32_t* a
 // One line into `k`, reusing its vectors' storage; false with `why` when malformed.
 bool parse_into(std::string_view line, InstructionCache& cache, CorpusCase& k, std::string& why) {
   LineFields f;
-  if (!split_fields(line, f, why)) return false;
-  const InstructionCache::Entry* e = cache.find(f, why);
+  const InstructionCache::Entry* e = split_line(line, cache, f, why);
   if (!e) return false;
   const Instruction& in = e->instruction;
   const auto n = static_cast<std::size_t>(in.k), scales = static_cast<std::size_t>(in.scales_per_row());
@@ -159,15 +245,23 @@ bool parse_into(std::string_view line, InstructionCache& cache, CorpusCase& k, s
   k.b.resize(n);
   k.scale_a.resize(scales);
   k.scale_b.resize(scales);
-  if (!parse_operands(f, in, k.a.data(), k.b.data(), k.c, k.d, k.scale_a.data(), k.scale_b.data(), why)) return false;
+  if (!parse_operands(f, in, k.a.data(), k.b.data(), k.c, k.d, k.scale_a.data(), k.scale_b.data(), why)) {
+    prefer_field_count(line, why);
+    return false;
+  }
   k.arch = e->arch;
   k.sm = e->sm;
   k.instruction = in;
   return true;
 }
 
+constexpr const char* kNulByte = "NUL byte in the line (a corpus is text)";
+bool has_nul(std::string_view line) { return std::memchr(line.data(), '\0', line.size()) != nullptr; }
+
 // The lines of a corpus file (without '\n'), as views into the inflated bytes: a line is copied
-// only when it spans two chunks. A read error, a NUL byte or an over-long line is `error`.
+// only when it spans two chunks. A read error or an over-long line is `error`. NUL bytes are
+// the caller's to look for (has_nul), in the lines that did not parse as a case: one that
+// parses has none (its arch, name and hex digits admit no NUL).
 class LineReader {
  public:
   LineReader(const std::string& path, GzipInflater inflater) : bytes_(path, inflater) {}
@@ -187,12 +281,9 @@ class LineReader {
       any = true;
       const void* nl = std::memchr(chunk_.data(), '\n', chunk_.size());
       const std::size_t take = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - chunk_.data()) : chunk_.size();
-      if (std::memchr(chunk_.data(), '\0', take)) {
-        why = "NUL byte in the line (a corpus is text)";
-        return Line::error;
-      }
-      if (carry_.size() + take > kMaxCorpusLineBytes) {
-        why = "line longer than " + std::to_string(kMaxCorpusLineBytes) + " bytes";
+      if (carry_.size() + take > kMaxCorpusLineBytes) {  // a NUL byte in it is the better reason (/dev/zero)
+        const bool nul = has_nul(carry_) || has_nul(chunk_.substr(0, take));
+        why = nul ? kNulByte : "line longer than " + std::to_string(kMaxCorpusLineBytes) + " bytes";
         return Line::error;
       }
       if (nl && carry_.empty()) {  // the common case: the whole line in this chunk
@@ -282,12 +373,20 @@ CorpusReader::Status CorpusReader::next(CorpusCase& out, std::string& why) {
       impl_->broken = true;
       return Status::malformed;
     }
-    if (!content_line(line)) continue;
-    if (!parse_into(line, impl_->instructions, impl_->scratch, why)) return Status::malformed;
-    std::swap(out, impl_->scratch);
-    return Status::case_read;
+    const bool content = content_line(line);
+    if (content && parse_into(line, impl_->instructions, impl_->scratch, why)) {
+      std::swap(out, impl_->scratch);
+      return Status::case_read;
+    }
+    if (has_nul(line)) {
+      why = kNulByte;
+      impl_->broken = true;
+      return Status::malformed;
+    }
+    if (content) return Status::malformed;
   }
 }
+
 
 namespace {
 // Why the last write failed (ENOSPC, EFBIG, EIO, ...), as the system says; callers clear errno first.
@@ -426,10 +525,15 @@ ReplayTally replay_file(const std::string& path, const Model* override_model,
       malformed(line_no, why);
       break;
     }
-    if (!content_line(line)) continue;
+    const bool content = content_line(line);
+    if (!content && !has_nul(line)) continue;
     LineFields f;
-    const InstructionCache::Entry* e = nullptr;
-    if (!split_fields(line, f, why) || !(e = instructions.find(f, why))) {
+    const InstructionCache::Entry* e = content ? split_line(line, instructions, f, why) : nullptr;
+    if (!e) {
+      if (has_nul(line)) {  // ends the file, as a read error
+        malformed(line_no, kNulByte);
+        break;
+      }
       malformed(line_no, why);
       continue;
     }
@@ -454,6 +558,11 @@ ReplayTally replay_file(const std::string& path, const Model* override_model,
     }
     if (!parse_operands(f, e->instruction, a.data() + n * k, b.data() + n * k, c[n], d[n], scale_a.data() + n * scales,
                         scale_b.data() + n * scales, why)) {
+      if (has_nul(line)) {
+        malformed(line_no, kNulByte);
+        break;
+      }
+      prefer_field_count(line, why);
       malformed(line_no, why);
       continue;
     }
