@@ -20,7 +20,6 @@
 #include <cstring>
 #include <new>
 #include <stdexcept>
-#include <vector>
 
 namespace tcnum {
 
@@ -46,6 +45,30 @@ constexpr std::size_t kZlibOutputChunk = std::size_t{1} << 17;
 
 bool gzip_magic(const unsigned char* p) { return p[0] == 0x1f && p[1] == 0x8b; }
 
+// Uninitialised bytes that grow, keeping their first `keep`.
+struct Buffer {
+  std::unique_ptr<unsigned char[]> bytes;
+  std::size_t capacity = 0;
+  unsigned char* data() { return bytes.get(); }
+  void reserve(std::size_t n, std::size_t keep = 0) {
+    if (capacity >= n) return;
+    const std::size_t grown = std::max(n, capacity * 2);
+    auto fresh = std::make_unique_for_overwrite<unsigned char[]>(grown);
+    if (keep) std::memcpy(fresh.get(), bytes.get(), keep);
+    bytes = std::move(fresh);
+    capacity = grown;
+  }
+};
+
+// Replay reads file after file on a thread: each reader takes the buffers the last one left,
+// instead of fresh pages (a page fault per 4 KiB). Up to kKeptBuffer bytes each are kept.
+constexpr std::size_t kKeptBuffer = std::size_t{16} << 20;
+thread_local Buffer spare_in, spare_out;
+
+void give_back(Buffer& b, Buffer& spare) {
+  if (b.capacity <= kKeptBuffer && b.capacity > spare.capacity) std::swap(b, spare);
+}
+
 }  // namespace
 
 struct CorpusBytes::Impl {
@@ -54,20 +77,25 @@ struct CorpusBytes::Impl {
   int fd = -1;
   bool started = false, file_end = false, gzip = false, done = false;
   bool whole_file = false;        // `in` holds the rest of the file (libdeflate's condition)
-  std::vector<unsigned char> in;  // read, not yet consumed: [in_pos, in_end)
+  Buffer in;                      // read, not yet consumed: [in_pos, in_end)
   std::size_t in_pos = 0, in_end = 0;
   std::uint64_t in_offset = 0;    // the file offset of in[0]
   int members = 0;                // gzip members finished
   std::string pending_error;  // found after output that was passed on first
   z_stream z{};
   bool z_ready = false, in_zlib_member = false;
-  std::unique_ptr<char[]> out;
-  std::size_t out_capacity = 0;
+  Buffer out;
 #ifdef TCNUM_HAVE_LIBDEFLATE
   libdeflate_decompressor* deflater = nullptr;
 #endif
 
+  Impl() {
+    std::swap(in, spare_in);
+    std::swap(out, spare_out);
+  }
   ~Impl() {
+    give_back(in, spare_in);
+    give_back(out, spare_out);
     if (z_ready) inflateEnd(&z);
 #ifdef TCNUM_HAVE_LIBDEFLATE
     if (deflater) libdeflate_free_decompressor(deflater);
@@ -92,7 +120,7 @@ struct CorpusBytes::Impl {
       in_end -= in_pos;
       in_pos = 0;
     }
-    if (in.size() < in_end + want) in.resize(in_end + want);
+    in.reserve(in_end + want, in_end);
     for (std::size_t got = 0; got < want;) {
       const ssize_t n = ::read(fd, in.data() + in_end, want - got);
       if (n < 0 && errno == EINTR) continue;
@@ -108,13 +136,6 @@ struct CorpusBytes::Impl {
       got += static_cast<std::size_t>(n);
     }
     return true;
-  }
-
-  void reserve_out(std::size_t n) {
-    if (out_capacity >= n) return;
-    out.reset();
-    out.reset(new char[n]);
-    out_capacity = n;
   }
 
   // The first bytes decide: gzip magic, or plain text. A gzip file that fits is read whole.
@@ -153,13 +174,13 @@ struct CorpusBytes::Impl {
     }
     size = std::min(size, kMemberOutputLimit);
     while (true) {
-      reserve_out(size);
+      out.reserve(size);
       std::size_t used = 0, produced = 0;
-      const auto r = libdeflate_gzip_decompress_ex(deflater, src, avail, out.get(), size, &used, &produced);
+      const auto r = libdeflate_gzip_decompress_ex(deflater, src, avail, out.data(), size, &used, &produced);
       if (r == LIBDEFLATE_SUCCESS) {
         in_pos += used;
         ++members;
-        chunk = std::string_view(out.get(), produced);
+        chunk = std::string_view(reinterpret_cast<char*>(out.data()), produced);
         return produced ? Whole::chunk : Whole::empty;
       }
       if (r != LIBDEFLATE_INSUFFICIENT_SPACE || size == kMemberOutputLimit) return Whole::use_zlib;
@@ -171,7 +192,7 @@ struct CorpusBytes::Impl {
   enum class Stream { chunk, member_end, error };
   // Inflates the member that zlib is in until it gives output or ends.
   Stream zlib_step(std::string_view& chunk, std::string& why) {
-    reserve_out(kZlibOutputChunk);
+    out.reserve(kZlibOutputChunk);
     while (true) {
       if (in_pos == in_end) {
         if (!read_more(kReadChunk, why)) return Stream::error;
@@ -183,12 +204,12 @@ struct CorpusBytes::Impl {
       const std::size_t avail = std::min<std::size_t>(in_end - in_pos, UINT_MAX);
       z.next_in = in.data() + in_pos;
       z.avail_in = static_cast<uInt>(avail);
-      z.next_out = reinterpret_cast<Bytef*>(out.get());
+      z.next_out = out.data();
       z.avail_out = static_cast<uInt>(kZlibOutputChunk);
       const int ret = inflate(&z, Z_NO_FLUSH);
       const std::size_t used = avail - z.avail_in, produced = kZlibOutputChunk - z.avail_out;
       in_pos += used;
-      chunk = std::string_view(out.get(), produced);
+      chunk = std::string_view(reinterpret_cast<char*>(out.data()), produced);
       if (ret == Z_STREAM_END) {
         in_zlib_member = false;
         ++members;
