@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -183,4 +184,50 @@ TEST(CorpusFile, AWriteErrorOnCloseIsReported) {
   EXPECT_NO_THROW(ok.close());
   EXPECT_THROW(ok.write(kGood), std::logic_error);
   std::remove(temp_path("closed.tcc").c_str());
+}
+
+// Every instruction of every architecture: random raw operands (each format's storage bits)
+// format to a line that parses back to them (every hex width, whole 8-digit words and the
+// digits after them); a byte that is not a lowercase hex digit, anywhere in an operand field,
+// is rejected and named. The bytes are the neighbours of the digit ranges and non-ASCII ones.
+TEST(CorpusLine, EveryInstructionRoundTripsAndRejectsANonHexByteAnywhere) {
+  std::mt19937 rng(9);
+  const std::string bad = std::string("/:@`gAF\x80\xff") + '\0';
+  std::size_t instructions = 0, rejected = 0;
+  for (const int sm : known_archs()) {
+    for (const Instruction& in : instructions_for(sm)) {
+      auto raw = [&](Format f, int n) {
+        std::vector<std::uint32_t> v(static_cast<std::size_t>(n));
+        for (auto& x : v) x = static_cast<std::uint32_t>(rng()) & storage_mask(f);
+        return v;
+      };
+      const auto a = raw(in.a_type, in.k), b = raw(in.b_type, in.k), c = raw(in.c_type, 1), d = raw(in.d_type, 1);
+      const auto sa = raw(in.scale_type, in.scales_per_row()), sb = raw(in.scale_type, in.scales_per_row());
+      const std::string arch = "sm_" + std::to_string(sm);
+      const std::string line = format_case_line(arch, in, a, b, c[0], d[0], sa, sb);
+      std::string why;
+      const auto k = parse_case_line(line, why);
+      ASSERT_TRUE(k) << line << ": " << why;
+      EXPECT_EQ(k->a, a) << line;
+      EXPECT_EQ(k->b, b) << line;
+      EXPECT_EQ(k->c, c[0]) << line;
+      EXPECT_EQ(k->d, d[0]) << line;
+      EXPECT_EQ(k->scale_a, sa) << line;
+      EXPECT_EQ(k->scale_b, sb) << line;
+      EXPECT_EQ(k->instruction.name, in.name);
+      ++instructions;
+      const std::size_t operands = line.find(' ', line.find(' ') + 1) + 1;
+      for (std::size_t at = operands; at < line.size(); ++at) {
+        if (line[at] == ' ') continue;
+        std::string broken = line;
+        broken[at] = bad[at % bad.size()];
+        const bool parsed = parse_case_line(broken, why).has_value();
+        EXPECT_FALSE(parsed) << "byte " << at << " of " << line;
+        EXPECT_NE(why.find("is not a lowercase hex digit"), std::string::npos) << why;
+        rejected += !parsed;
+      }
+    }
+  }
+  EXPECT_GT(instructions, 500u);
+  EXPECT_GT(rejected, 100000u);
 }
