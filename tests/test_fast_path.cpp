@@ -68,19 +68,23 @@ TEST(FastPath, EverySm90InstructionHasAFastPlan) {
   }
 }
 
-// The fast kernel really runs: on N(0,1) inputs no lane may need the reference.
+// The fast kernel really runs, in batches and for single elements: on N(0,1) inputs no lane
+// or element may need the reference.
 TEST(FastPath, NormalInputsStayOnTheFastKernel) {
   for (const char* name : {"wgmma.m64n64k16.f32.bf16.bf16", "mma.m16n8k32.f32.e4m3.e4m3.f32",
-                           "wgmma.m64n64k32.f32.e4m3.e4m3", "mma.m16n8k16.f16.f16.f16.f16"}) {
+                           "wgmma.m64n64k32.f32.e4m3.e4m3", "mma.m16n8k16.f16.f16.f16.f16",
+                           "wgmma.m64n256k8.f32.tf32.tf32", "wgmma.m64n256k16.f16.f16.f16"}) {
     const Instruction in = find_instruction(name, 90);
     const MmaPlan plan = compile_plan(builtin_model(90), in);
     const auto cases = generate(in, "normal", 256, 7);
-    std::size_t slow = 0;
+    std::size_t slow = 0, slow_elements = 0;
     for (const auto& g : cases) {
       std::uint32_t d = 0;
       slow += mma_batch(plan, 1, g.a.data(), g.b.data(), &g.c, &d);
+      slow_elements += !mma_element_fast(plan, g.a, g.b, g.c, d);
     }
     EXPECT_EQ(slow, 0u) << name;
+    EXPECT_EQ(slow_elements, 0u) << name << ": single elements";
   }
 }
 

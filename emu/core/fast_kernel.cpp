@@ -23,6 +23,8 @@
 // reference datapath.
 #include "fast_kernel.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <immintrin.h>
@@ -37,16 +39,20 @@ namespace {
 namespace avx512 {
 // Embedded rounding (AVX-512F: int32 -> fp32 with RZ, fp32 <-> f16) rounds a block in a few
 // instructions. GCC only: clang ignores `#pragma GCC target`, so the intrinsics would not build.
+// Likewise the masked loads of a single element's operands.
 #if defined(__GNUC__) && !defined(__clang__)
 #define TCNUM_KERNEL_EMBEDDED_ROUNDING 1
+#define TCNUM_KERNEL_MASKED_LOAD 1
 #else
 #define TCNUM_KERNEL_EMBEDDED_ROUNDING 0
+#define TCNUM_KERNEL_MASKED_LOAD 0
 #endif
 // The common block layouts (8, 16, 32 products; one or two blocks) as compile-time shapes: here only, where the
 // speed is measured, to keep the build short.
 #define TCNUM_KERNEL_SHAPES 1
 #include "fast_kernel_body.inc"
 #undef TCNUM_KERNEL_EMBEDDED_ROUNDING
+#undef TCNUM_KERNEL_MASKED_LOAD
 #undef TCNUM_KERNEL_SHAPES
 }  // namespace avx512
 #pragma GCC pop_options
@@ -55,24 +61,28 @@ namespace avx512 {
 #pragma GCC target("avx2,fma,bmi,bmi2")
 namespace avx2 {
 #define TCNUM_KERNEL_EMBEDDED_ROUNDING 0
+#define TCNUM_KERNEL_MASKED_LOAD 0
 #define TCNUM_KERNEL_SHAPES 0
 #include "fast_kernel_body.inc"
 #undef TCNUM_KERNEL_EMBEDDED_ROUNDING
+#undef TCNUM_KERNEL_MASKED_LOAD
 #undef TCNUM_KERNEL_SHAPES
 }  // namespace avx2
 #pragma GCC pop_options
 
 namespace baseline {
 #define TCNUM_KERNEL_EMBEDDED_ROUNDING 0
+#define TCNUM_KERNEL_MASKED_LOAD 0
 #define TCNUM_KERNEL_SHAPES 0
 #include "fast_kernel_body.inc"
 #undef TCNUM_KERNEL_EMBEDDED_ROUNDING
+#undef TCNUM_KERNEL_MASKED_LOAD
 #undef TCNUM_KERNEL_SHAPES
 }  // namespace baseline
 
-const KernelSet kAvx512{"avx512", avx512::gemm_chain, avx512::batch_step, avx512::prepare_planes};
-const KernelSet kAvx2{"avx2", avx2::gemm_chain, avx2::batch_step, avx2::prepare_planes};
-const KernelSet kBaseline{"baseline", baseline::gemm_chain, baseline::batch_step, baseline::prepare_planes};
+const KernelSet kAvx512{"avx512", avx512::gemm_chain, avx512::batch_step, avx512::prepare_planes, avx512::element};
+const KernelSet kAvx2{"avx2", avx2::gemm_chain, avx2::batch_step, avx2::prepare_planes, avx2::element};
+const KernelSet kBaseline{"baseline", baseline::gemm_chain, baseline::batch_step, baseline::prepare_planes, baseline::element};
 const KernelSet& best_available() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&

@@ -125,11 +125,19 @@ using BatchStepFn = std::uint32_t (*)(const MmaPlan& plan, OperandPlanes a, Oper
 using PreparePlanesFn = void (*)(const MmaPlan& plan, Format storage, Format seen, float scale, const std::uint32_t* raw,
                                  float* sig, std::int32_t* exp, float* near, std::int32_t* block_max);
 
+// One output element (mma_element) with its K <= 64 products as the lanes, in k order (each
+// block picks its products by PlanBlock::members): D into d, or false where the reference must
+// answer (a NaN/Inf operand or addend, a result that is not a normal number, an all-zero block
+// under IEEE zero signs, K > 64).
+using ElementFn = bool (*)(const MmaPlan& plan, const std::uint32_t* a, const std::uint32_t* b, std::uint32_t c,
+                           std::uint32_t& d);
+
 struct KernelSet {
   const char* name;
   GemmChainFn gemm_chain;
   BatchStepFn batch_step;
   PreparePlanesFn prepare_planes;
+  ElementFn element;
 };
 
 // Chosen once per process from the CPU and TCNUM_SIMD.

@@ -53,6 +53,8 @@ std::string build_program(MmaPlan& plan, int block) {
     b.addend = blk > 0 ? PlanBlock::Addend::previous : c_after ? PlanBlock::Addend::zero : PlanBlock::Addend::c;
     b.first = blk * block;
     b.last = b.first + block;
+    if (k <= 64)
+      for (int j = b.first; j < b.last; ++j) b.members |= std::uint64_t{1} << plan.schedule[static_cast<std::size_t>(j)];
     const bool last = blk == blocks - 1;
     if (!last || in.d_type == p.block_format || !p.output_direct || c_after) {
       if (last && !c_after && in.d_type != p.block_format) return "the last block result is converted to D";
@@ -233,129 +235,26 @@ std::size_t mma_batch(const MmaPlan& plan, std::size_t count, const std::uint32_
 }
 
 namespace {
-
-using detail::kSpecialExponent;
-using detail::kZeroExponent;
-using detail::PlaneValue;
-
-// One element through the plan in scalar 64-bit arithmetic: the same blocks as the 16-lane kernel,
-// for callers with one element at a time. False where the reference must answer (NaN/Inf, a
-// result that is not a normal number, an all-zero block under IEEE zero signs).
-struct ScalarValue {
-  std::int64_t sig;  // signed significand
-  int nominal;       // or kZeroExponent
-};
-
-ScalarValue scalar_fields(std::uint32_t bits, int exp_bits, int frac_bits, bool& special) {
-  const std::uint32_t frac = bits & ((1u << frac_bits) - 1u), biased = (bits >> frac_bits) & ((1u << exp_bits) - 1u);
-  const bool negative = (bits >> (exp_bits + frac_bits)) & 1u;
-  const int bias = (1 << (exp_bits - 1)) - 1;
-  if (biased == (1u << exp_bits) - 1u) special = true;
-  if (biased == 0 && frac == 0) return {0, detail::kZeroExponent};
-  const std::int64_t sig = biased == 0 ? frac : frac | (1u << frac_bits);
-  return {negative ? -sig : sig, (biased == 0 ? 1 : static_cast<int>(biased)) - bias};
+void check_operands(const Instruction& in, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b) {
+  if (static_cast<int>(a.size()) != in.k || static_cast<int>(b.size()) != in.k)
+    invalid(in, "expected " + std::to_string(in.k) + " elements of A and of B");
 }
-
-// total · 2^q (exact) rounded into the block's target; false if the result is not normal there.
-bool scalar_round(std::int64_t total, int q, const PlanBlock& b, std::uint32_t& out) {
-  if (total == 0) return out = 0, true;
-  const bool negative = total < 0;
-  std::uint64_t mag = negative ? 0 - static_cast<std::uint64_t>(total) : static_cast<std::uint64_t>(total);
-  int lead = 63 - __builtin_clzll(mag);
-  const int keep = b.target_frac_bits, drop = lead - keep;
-  std::uint64_t sig = drop > 0 ? mag >> drop : mag << -drop;
-  if (b.nearest_even && drop > 0) {
-    const std::uint64_t low = mag & ((std::uint64_t{1} << drop) - 1), half = std::uint64_t{1} << (drop - 1);
-    if (low > half || (low == half && (sig & 1))) ++sig;
-    if (sig >> (keep + 1)) sig >>= 1, ++lead;
-  }
-  const bool f16 = b.target == Format::fp16;
-  const int frac = f16 ? 10 : 23, biased = lead + q + (f16 ? 15 : 127);
-  if (biased < 1 || biased > (f16 ? 30 : 254)) return false;
-  out = (negative ? (f16 ? 0x8000u : 0x80000000u) : 0u) | static_cast<std::uint32_t>(biased) << frac |
-        (static_cast<std::uint32_t>(sig << (frac - keep)) & ((1u << frac) - 1u));
-  return true;
-}
-
-template <class DecodeA, class DecodeB>
-bool scalar_element(const MmaPlan& plan, DecodeA decode_a, DecodeB decode_b, const std::uint32_t* a,
-                    const std::uint32_t* b, std::uint32_t c, std::uint32_t& d) {
-  const int k = plan.instruction.k, F = plan.params.frac_bits;
-  constexpr int kMaxK = 64;
-  if (k > kMaxK) return false;
-  std::int64_t product[kMaxK];
-  int nominal[kMaxK];
-  for (int t = 0; t < k; ++t) {
-    const auto src = static_cast<std::size_t>(plan.schedule[static_cast<std::size_t>(t)]);
-    const PlaneValue x = decode_a(a[src], 1.0f), y = decode_b(b[src], 1.0f);
-    if (x.exponent >= kSpecialExponent / 2 || y.exponent >= kSpecialExponent / 2) return false;
-    product[t] = static_cast<std::int64_t>(x.significand) * static_cast<std::int64_t>(y.significand);
-    nominal[t] = product[t] == 0 ? kZeroExponent : x.exponent + y.exponent;
-  }
-  const int product_frac = spec(plan.a_seen).frac_bits + spec(plan.b_seen).frac_bits;
-  std::uint32_t prev = 0;
-  Format prev_format = Format::fp32;
-  for (const PlanBlock& blk : plan.blocks) {
-    bool special = false;
-    ScalarValue addend{0, kZeroExponent};
-    int addend_frac = 0;
-    if (blk.addend != PlanBlock::Addend::zero) {
-      const Format f = blk.addend == PlanBlock::Addend::c ? plan.instruction.c_type : prev_format;
-      const bool f16 = f == Format::fp16;
-      addend = scalar_fields(blk.addend == PlanBlock::Addend::c ? c : prev, f16 ? 5 : 8, f16 ? 10 : 23, special);
-      addend_frac = f16 ? 10 : 23;
-    }
-    if (special) return false;
-    int emax = addend.nominal;
-    for (int t = blk.first; t < blk.last; ++t) emax = std::max(emax, nominal[t]);
-    if (emax <= kZeroExponent / 2) {  // no nonzero term
-      if (plan.params.negative_zero_results) return false;
-      prev = 0;
-      prev_format = blk.target;
-      continue;
-    }
-    emax = std::max(emax, plan.align_floor);
-    // Each term truncated toward zero at 2^(emax - F), as the datapath aligns them.
-    auto aligned = [](std::int64_t v, int shift) -> std::int64_t {
-      const std::uint64_t m = v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
-      const std::uint64_t r = shift >= 0 ? m << shift : (shift <= -64 ? 0 : m >> -shift);
-      return v < 0 ? -static_cast<std::int64_t>(r) : static_cast<std::int64_t>(r);
-    };
-    std::int64_t total = aligned(addend.sig, F - addend_frac - (emax - addend.nominal));
-    for (int t = blk.first; t < blk.last; ++t)
-      if (product[t] != 0) total += aligned(product[t], F - product_frac - (emax - nominal[t]));
-    if (!scalar_round(total, emax - F, blk, prev)) return false;
-    prev_format = blk.target;
-  }
-  if (!plan.c_added_after) return d = prev, true;
-  if (plan.instruction.d_type != Format::fp32) return false;
-  auto odd = [](std::uint32_t v) {
-    const std::uint32_t e = (v >> 23) & 255;
-    return e == 255 || (e == 0 && (v & 0x7fffff) != 0);
-  };
-  const std::uint32_t sum = std::bit_cast<std::uint32_t>(std::bit_cast<float>(c) + std::bit_cast<float>(prev));
-  if (odd(c) || odd(prev) || odd(sum)) return false;
-  d = !plan.params.negative_zero_results && sum == 0x80000000u ? 0u : sum;
-  return true;
-}
-
 }  // namespace
+
+bool mma_element_fast(const MmaPlan& plan, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
+                      std::uint32_t c, std::uint32_t& d) {
+  check_operands(plan.instruction, a, b);
+  std::uint32_t out = 0;
+  if (!plan.fast || !detail::kernels().element(plan, a.data(), b.data(), c, out)) return false;
+  d = out;
+  return true;
+}
 
 std::uint32_t mma_element(const MmaPlan& plan, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
                           std::uint32_t c) {
-  const Instruction& in = plan.instruction;
-  if (static_cast<int>(a.size()) != in.k || static_cast<int>(b.size()) != in.k)
-    invalid(in, "expected " + std::to_string(in.k) + " elements of A and of B");
-  if (plan.fast) {
-    std::uint32_t d = 0;
-    const bool done = detail::with_plane_decoder(in.a_type, plan.a_seen, [&](auto decode_a) {
-      return detail::with_plane_decoder(in.b_type, plan.b_seen, [&](auto decode_b) {
-        return scalar_element(plan, decode_a, decode_b, a.data(), b.data(), c, d);
-      });
-    });
-    if (done) return d;
-  }
-  return mma_element_reference(plan.params, in, a, b, c);
+  std::uint32_t d = 0;
+  if (mma_element_fast(plan, a, b, c, d)) return d;
+  return mma_element_reference(plan.params, plan.instruction, a, b, c);
 }
 
 std::uint32_t mma_element(const MmaPlan& plan, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,

@@ -33,6 +33,10 @@ struct PlanBlock {
   Format target = Format::fp32;  // fp32 or fp16
   int target_frac_bits = 23;     // fraction bits kept (a block_result_frac_bits cut, or the format's)
   bool nearest_even = false;     // else toward zero
+  // Bit t set where the instruction's product t (its k index, before scheduling) is in this
+  // block; 0 for K > 64. A single element lays its products out in k order and picks each
+  // block's by this mask.
+  std::uint64_t members = 0;
 };
 
 struct MmaPlan {
@@ -60,6 +64,11 @@ inline MmaPlan compile_plan(const Model& m, const Instruction& in) { return comp
 // One output element through the plan: the fast kernel where it applies, else the reference.
 std::uint32_t mma_element(const MmaPlan& plan, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
                           std::uint32_t c);
+// The fast kernel alone for one element: D into d, or false (d untouched) where the element
+// needs the reference (a plan that is not fast, NaN/Inf, a result that is not a normal number,
+// ...). mma_element is this, then the reference where it says false.
+bool mma_element_fast(const MmaPlan& plan, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
+                      std::uint32_t c, std::uint32_t& d);
 
 // `count` independent elements: a and b hold count×k raw elements (case t at t·k), c and d count.
 // Returns how many of them the fast kernel handed to the reference (all of them when the plan
