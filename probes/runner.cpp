@@ -116,7 +116,7 @@ cudaDeviceProp require_supported(const Instruction& in, int device) {
 void require_sizes(const Instruction& in, int tiles, std::size_t a, std::size_t b, std::size_t c) {
   const auto t = static_cast<std::size_t>(tiles);
   if (tiles < 0 || a != t * in.m * in.k || b != t * in.n * in.k || c != t * in.m * in.n)
-    throw std::invalid_argument(in.name + ": run_tiles wants tiles*M*K A, tiles*N*K B and tiles*M*N C words for " +
+    throw std::invalid_argument(in.name + ": run_tiles wants tiles*M*K A, tiles*K*N B and tiles*M*N C words for " +
                                 std::to_string(tiles) + " tiles; got " + std::to_string(a) + ", " + std::to_string(b) +
                                 ", " + std::to_string(c));
 }

@@ -54,9 +54,48 @@ TEST(DefaultInstruction, ArchitectureFacts) {
   EXPECT_EQ(default_instruction(Format::e4m3, 90).name, "wgmma.m64n8k32.f32.e4m3.e4m3");
   EXPECT_EQ(default_instruction(Format::e5m2, 100).family, Family::tcgen05);
   EXPECT_EQ(default_instruction(Format::e4m3, 120).name, "mma.m16n8k32.f32.e4m3.e4m3.f32");
-  // Other inputs stay on mma everywhere, with the largest K.
-  EXPECT_EQ(default_instruction(Format::bf16, 90).name, "mma.m16n8k16.f32.bf16.bf16.f32");
+  // Every input takes the architecture's own family: wgmma on sm_90, tcgen05 on sm_100, mma
+  // elsewhere; the largest K, the smallest M and N.
+  EXPECT_EQ(default_instruction(Format::bf16, 90).name, "wgmma.m64n8k16.f32.bf16.bf16");
+  EXPECT_EQ(default_instruction(Format::tf32, 90).name, "wgmma.m64n8k8.f32.tf32.tf32");
+  EXPECT_EQ(default_instruction(Format::fp16, 100).name, "tcgen05.mma.m64n8k16.f32.f16.f16");
+  EXPECT_EQ(default_instruction(Format::bf16, 80).name, "mma.m16n8k16.f32.bf16.bf16.f32");
+  EXPECT_EQ(default_instruction(Format::bf16, 120).name, "mma.m16n8k16.f32.bf16.bf16.f32");
   EXPECT_EQ(default_instruction(Format::bf16, 90, Format::fp32, Family::mma, 8).name, "mma.m16n8k8.f32.bf16.bf16.f32");
+}
+
+TEST(DefaultInstruction, MixedInputsAndAGivenC) {
+  EXPECT_EQ(default_instruction(OperandFormats{Format::e4m3, Format::e5m2, Format::fp32, std::nullopt}, 90).name,
+            "wgmma.m64n8k32.f32.e4m3.e5m2");
+  EXPECT_EQ(default_instruction(OperandFormats{Format::e5m2, Format::e4m3, Format::fp32, std::nullopt}, 89).name,
+            "mma.m16n8k32.f32.e5m2.e4m3.f32");
+  // Volta's m8n8k4 comes with C in f16 or f32: a given C picks it; none takes the first.
+  EXPECT_EQ(default_instruction(OperandFormats{Format::fp16, Format::fp16, Format::fp32, Format::fp32}, 70).name,
+            "mma.m8n8k4.f32.f16.f16.f32");
+  EXPECT_EQ(default_instruction(OperandFormats{Format::fp16, Format::fp16, Format::fp32, Format::fp16}, 70).name,
+            "mma.m8n8k4.f32.f16.f16.f16");
+  // Every choice has the formats asked for, on every architecture.
+  for (int sm : known_archs())
+    for (Format a : kInputs)
+      for (Format b : kInputs) {
+        for (Format d : {Format::fp32, Format::fp16}) {
+          const OperandFormats f{a, b, d, d};
+          try {
+            const Instruction in = default_instruction(f, sm);
+            EXPECT_TRUE(in.a_type == a && in.b_type == b && in.d_type == d && in.c_type == d) << in.name;
+            EXPECT_TRUE(is_native(in, sm)) << in.name;
+          } catch (const std::invalid_argument&) {
+            for (const Instruction& other : instructions_for(sm))
+              EXPECT_FALSE(other.a_type == a && other.b_type == b && other.d_type == d && other.c_type == d) << other.name;
+          }
+        }
+      }
+  try {
+    default_instruction(OperandFormats{Format::e4m3, Format::bf16, Format::fp32, std::nullopt}, 90);
+    ADD_FAILURE() << "no e4m3 × bf16 instruction";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("e4m3 × bf16 inputs"), std::string::npos) << e.what();
+  }
 }
 
 TEST(DefaultInstruction, SaysWhyThereIsNone) {

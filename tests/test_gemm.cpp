@@ -120,6 +120,27 @@ TEST(Gemm, OneStepIsMmaElementPerElement) {
   }
 }
 
+// mma_tile is the tile level: B column-major (column n at n·K), the instruction's own M, N, K.
+// It equals a one-step gemm (B row-major) of the same values, and mma_element per element.
+TEST(MmaTile, IsOneStepGemmWithBColumnMajor) {
+  for (const auto& [sm, name] : cases()) {
+    SCOPED_TRACE(name);
+    const Instruction in = find_instruction(name, sm);
+    const Model& model = builtin_model(sm);
+    const Problem p = random_problem(in, in.m, in.n, in.k, 12);
+    Bits b_columns(p.b.size());
+    for (int kk = 0; kk < in.k; ++kk)
+      for (int j = 0; j < in.n; ++j) b_columns[std::size_t(j) * in.k + kk] = p.b[std::size_t(kk) * in.n + j];
+    Bits d(std::size_t(in.m) * in.n);
+    mma_tile(model, in, p.a.data(), b_columns.data(), p.c.data(), d.data());
+    EXPECT_EQ(d, gemm_of(model, in, p));
+    const int i = in.m - 1, j = in.n / 2;
+    EXPECT_EQ(d[std::size_t(i) * in.n + j],
+              mma_element(model.params_for(in), in, {p.a.data() + std::size_t(i) * in.k, std::size_t(in.k)},
+                          {b_columns.data() + std::size_t(j) * in.k, std::size_t(in.k)}, p.c[std::size_t(i) * in.n + j]));
+  }
+}
+
 TEST(Gemm, StepsChainThroughD) {
   // Three k-steps: each one mma_element whose C is the previous D (f16 accumulators stay f16).
   // 48×40 outputs × 3 steps is enough work for gemm() to use several threads.

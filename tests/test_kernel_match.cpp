@@ -50,11 +50,15 @@ TEST(MatchKernel, FromSass) {
   const KernelMatch fp8 = match_kernel(90, F::e4m3, F::e4m3, F::fp32, "HMMA.16816.F32");
   EXPECT_EQ(fp8.instruction.name, "mma.m16n8k32.f32.e4m3.e4m3.f32");
   EXPECT_NE(fp8.explanation.find("check the PTX"), std::string::npos) << fp8.explanation;
+  // So does sm_100 (ptxas 13.0 emits sm_90's SASS); sm_89 has QMMA, so HMMA there is f16 inputs.
+  EXPECT_EQ(match_kernel(100, F::e5m2, F::e5m2, F::fp32, "HMMA.16816.F32").instruction.name,
+            "mma.m16n8k32.f32.e5m2.e5m2.f32");
+  EXPECT_THROW(match_kernel(89, F::e4m3, F::e4m3, F::fp32, "HMMA.16816.F32"), std::invalid_argument);
 }
 
-TEST(MatchKernel, DefaultsAreTheStraightforwardInstructionAscendingK) {
+TEST(MatchKernel, DefaultsAreTheDefaultInstructionAscendingK) {
   const KernelMatch h = match_kernel(90, F::bf16, F::bf16, F::fp32);
-  EXPECT_EQ(h.instruction.name, "wgmma.m64n128k16.f32.bf16.bf16");
+  EXPECT_EQ(h.instruction.name, "wgmma.m64n8k16.f32.bf16.bf16");
   EXPECT_TRUE(h.options.k_order.empty());
   EXPECT_EQ(h.options.split_k, 1);
   EXPECT_EQ(h.model().sm, 90);
@@ -63,7 +67,16 @@ TEST(MatchKernel, DefaultsAreTheStraightforwardInstructionAscendingK) {
   EXPECT_EQ(match_kernel(89, F::e4m3, F::e4m3, F::fp32).instruction.name, "mma.m16n8k32.f32.e4m3.e4m3.f32");
   EXPECT_EQ(match_kernel(75, F::fp16, F::fp16, F::fp16).instruction.name, "mma.m16n8k8.f16.f16.f16.f16");
   EXPECT_EQ(match_kernel(70, F::fp16, F::fp16, F::fp32).instruction.name, "mma.m8n8k4.f32.f16.f16.f32");
-  EXPECT_EQ(match_kernel(100, F::fp16, F::fp16, F::fp32).instruction.name, "tcgen05.mma.m128n256k16.f32.f16.f16");
+  EXPECT_EQ(match_kernel(100, F::fp16, F::fp16, F::fp32).instruction.name, "tcgen05.mma.m64n8k16.f32.f16.f16");
+  // One default in the house: without SASS, match_kernel takes the catalog's, with C = D.
+  for (int sm : known_archs())
+    for (F t : {F::fp16, F::bf16, F::tf32, F::e4m3})
+      try {
+        EXPECT_EQ(match_kernel(sm, t, t, F::fp32).instruction.name,
+                  default_instruction(OperandFormats{t, t, F::fp32, F::fp32}, sm).name);
+      } catch (const std::invalid_argument&) {
+        EXPECT_THROW(default_instruction(OperandFormats{t, t, F::fp32, F::fp32}, sm), std::invalid_argument);
+      }
 }
 
 TEST(MatchKernel, ContradictionsAndUnknownsAreErrors) {
@@ -72,7 +85,7 @@ TEST(MatchKernel, ContradictionsAndUnknownsAreErrors) {
   EXPECT_THROW(match_kernel(90, F::bf16, F::bf16, F::fp32, "IMMA.16816.S32.S8"), std::invalid_argument);
   EXPECT_THROW(match_kernel(90, F::bf16, F::bf16, F::fp32, "HMMA.1234.F32.BF16"), std::invalid_argument);
   EXPECT_THROW(match_kernel(80, F::bf16, F::bf16, F::fp32, "HGMMA.64x128x16.F32.BF16"), UnknownInstruction);
-  EXPECT_THROW(match_kernel(75, F::bf16, F::bf16, F::fp32), UnknownInstruction);  // no bf16 before sm_80
+  EXPECT_THROW(match_kernel(75, F::bf16, F::bf16, F::fp32), std::invalid_argument);  // no bf16 before sm_80
   EXPECT_THROW(match_kernel(90, F::bf16, F::bf16, F::bf16), std::invalid_argument);
   EXPECT_THROW(match_kernel(90, F::bf16, F::bf16, F::fp32, "/*0350*/ FFMA R1, R2, R3, R4 ;"), std::invalid_argument);
 }

@@ -17,14 +17,18 @@ constexpr std::array<int, 8> kArchs{70, 75, 80, 86, 89, 90, 100, 120};
 // tcgen05 is the datacenter Blackwell's (sm_100a/sm_100f, sm_103, sm_110); sm_120 has mma.sync only.
 constexpr int kLastTcgen05Sm = 110;
 
-// The family on which an architecture's fp8 instructions run as themselves (default_instruction
-// prefers it): sm_90's fp8 mma is executed as f16 HMMA (docs/models.md), wgmma is its fp8 path;
-// sm_100's is tcgen05. Other architectures and inputs: mma.
-struct Fp8Family {
+// An architecture's own family, where it is not mma: what its kernels are written in and
+// default_instruction prefers (sm_90a's wgmma, also its one fp8 path: its fp8 mma runs as f16
+// HMMA, docs/models.md; sm_100's tcgen05). Other architectures: mma.
+struct OwnFamily {
   int sm;
   Family family;
 };
-constexpr std::array<Fp8Family, 2> kFp8Family{{{90, Family::wgmma}, {100, Family::tcgen05}}};
+constexpr std::array<OwnFamily, 2> kOwnFamily{{{90, Family::wgmma}, {100, Family::tcgen05}}};
+// Where ptxas lowers mma.sync with fp8 inputs to f16 HMMAs (the SASS shows HMMA.16816.F32):
+// sm_90 (Luo et al., Table 14; ptxas 13.0) and sm_100 (ptxas 13.0 emits sm_90's SASS;
+// docs/models.md). The models' fp8 mma rules emulate exactly that lowering.
+constexpr std::array<int, 2> kFp8MmaAsF16{90, 100};
 
 constexpr const char* kM8n8k4Gone =
     "\n  (mma.m8n8k4 on sm_80 and later is not a tensor-core operation: ptxas lowers it to CUDA-core\n"
@@ -256,44 +260,51 @@ Instruction find_instruction(std::string_view name, int sm) {
   throw UnknownInstruction(os.str());
 }
 
+bool fp8_mma_runs_as_f16(int sm) {
+  return std::find(kFp8MmaAsF16.begin(), kFp8MmaAsF16.end(), sm) != kFp8MmaAsF16.end();
+}
+
 bool is_native(const Instruction& in, int sm) { return available_on(in, sm) && sm <= in.native_max_sm; }
 
-Instruction default_instruction(Format dtype, int sm, Format acc, std::optional<Family> family, int k) {
-  const bool fp8_inputs = dtype == Format::e4m3 || dtype == Format::e5m2;
+Instruction default_instruction(const OperandFormats& formats, int sm, std::optional<Family> family, int k) {
+  const auto [a, b, d, c] = formats;
   Family own = Family::mma;
-  for (const Fp8Family& f : kFp8Family)
-    if (fp8_inputs && f.sm == sm) own = f.family;
+  for (const OwnFamily& f : kOwnFamily)
+    if (f.sm == sm) own = f.family;
+  auto has_types = [&](const Instruction& in) { return in.a_type == a && in.b_type == b; };
   std::vector<Instruction> cands;
   for (const Instruction& in : instructions_for(sm))
-    if (in.a_type == dtype && in.b_type == dtype && in.d_type == acc &&
-        (!family || in.family == *family) && (k == 0 || in.k == k))
+    if (has_types(in) && in.d_type == d && (!c || in.c_type == *c) && (!family || in.family == *family) &&
+        (k == 0 || in.k == k))
       cands.push_back(in);
   auto rank = [&](const Instruction& in) {
-    // FP6/FP4: the dense kind::f8f6f4 (A, B, C alone); the block-scaled kinds must be named.
     return std::tuple(in.block_scaled() ? 1 : 0, in.family == own ? 0 : 1, is_native(in, sm) ? 0 : 1, -in.k, in.m, in.n);
   };
   std::stable_sort(cands.begin(), cands.end(),
                    [&](const Instruction& x, const Instruction& y) { return rank(x) < rank(y); });
   if (!cands.empty()) return cands.front();
+  const std::string inputs = a == b ? std::string(name_of(a)) : std::string(name_of(a)) + " × " + std::string(name_of(b));
   std::ostringstream os;
   os << "sm_" << sm << " has no " << (family ? std::string(family == Family::mma ? "mma" : family == Family::wgmma ? "wgmma" : "tcgen05") + " " : "")
-     << "tensor-core instruction with " << name_of(dtype) << " inputs and " << name_of(acc) << " accumulation"
-     << (k ? " and K = " + std::to_string(k) : std::string());
+     << "tensor-core instruction with " << inputs << " inputs and " << name_of(d) << " accumulation"
+     << (c ? " with C in " + std::string(name_of(*c)) : std::string()) << (k ? " and K = " + std::to_string(k) : std::string());
   std::set<std::string> accs;
   const std::vector<Instruction> here = instructions_for(sm);
   for (const Instruction& in : here)
-    if (in.a_type == dtype) accs.insert(std::string(name_of(in.d_type)));
+    if (has_types(in)) accs.insert(std::string(name_of(in.d_type)) + (c ? " (C " + std::string(name_of(in.c_type)) + ")" : ""));
   if (accs.empty()) {
     std::set<std::string> types;
-    for (const Instruction& in : here) types.insert(std::string(name_of(in.a_type)));
+    for (const Instruction& in : here)
+      types.insert(in.a_type == in.b_type ? std::string(name_of(in.a_type))
+                                          : std::string(name_of(in.a_type)) + "×" + std::string(name_of(in.b_type)));
     os << "; input types there:";
     for (const std::string& t : types) os << ' ' << t;
     int first = 0;  // the first architecture with such inputs
     for (const Instruction& in : catalog())
-      if (in.a_type == dtype && (first == 0 || in.min_sm < first)) first = in.min_sm;
-    if (first > sm) os << " (" << name_of(dtype) << " needs sm_" << first << " or later)";
+      if (has_types(in) && (first == 0 || in.min_sm < first)) first = in.min_sm;
+    if (first > sm) os << " (" << inputs << " needs sm_" << first << " or later)";
   } else {
-    os << "; " << name_of(dtype) << " accumulates in:";
+    os << "; " << inputs << " accumulates in:";
     for (const std::string& t : accs) os << ' ' << t;
   }
   throw std::invalid_argument(os.str());

@@ -44,14 +44,6 @@ std::optional<Format> sass_type(const std::string& t) {
 
 bool is_fp8(Format f) { return f == Format::e4m3 || f == Format::e5m2; }
 
-// K of the straightforward instruction for these inputs.
-int default_k(Family fam, Format a) {
-  if (a == Format::tf32) return 8;
-  if (is_fp8(a)) return 32;
-  (void)fam;
-  return 16;
-}
-
 struct Shape {
   Family family = Family::mma;
   int m = 0, n = 0, k = 0;
@@ -89,20 +81,14 @@ KernelMatch match_kernel(int sm, Format a, Format b, Format accumulator, std::st
   if (accumulator != Format::fp32 && accumulator != Format::fp16)
     throw std::invalid_argument("tcnum::match_kernel: the accumulator must be f32 or f16, not " +
                                 std::string(name_of(accumulator)));
-  Shape shape;
+  KernelMatch km;
+  km.sm = sm;
   std::string how;
   if (sass.empty()) {
-    shape.family = sm >= 100 ? Family::tcgen05 : sm == 90 ? Family::wgmma : Family::mma;
-    if (shape.family == Family::mma) {
-      shape.m = sm == 70 ? 8 : 16;
-      shape.n = 8;
-      shape.k = sm == 70 ? 4 : sm == 75 ? 8 : default_k(Family::mma, a);
-    } else {
-      shape.m = shape.family == Family::wgmma ? 64 : 128;
-      shape.n = shape.family == Family::wgmma ? 128 : 256;
-      shape.k = default_k(shape.family, a);
-    }
-    how = "no SASS given: the instruction a straightforward sm_" + std::to_string(sm) + " kernel uses";
+    // C is D's type, as in every kernel that accumulates in place.
+    km.instruction = default_instruction(OperandFormats{a, b, accumulator, accumulator}, sm);
+    how = "no SASS given: tcnum's default instruction for these types on sm_" + std::to_string(sm) +
+          " (default_instruction: the architecture's own family, the largest K)";
   } else {
     // A whole cuobjdump line may be given: "/*0350*/  HMMA.16816.F32.BF16 R8, R8, R12, RZ ;".
     std::string_view mnemonic;
@@ -125,7 +111,7 @@ KernelMatch match_kernel(int sm, Format a, Format b, Format accumulator, std::st
     if (op == "HMMA" || op == "QMMA") fam = Family::mma;
     else if (op == "HGMMA" || op == "QGMMA") fam = Family::wgmma;
     else fail(sass, "unknown opcode '" + op + "' (expected HMMA, QMMA, HGMMA or QGMMA; tcgen05's UTC*MMA: give no SASS)");
-    shape = parse_shape(sass, fam, p[1]);
+    Shape shape = parse_shape(sass, fam, p[1]);
     // Types after the shape: the accumulator (D) first; then the inputs when not f16
     // (BF16, TF32, or two fp8 types); sm_70's HMMA.884 gives D and C.
     std::vector<Format> types;
@@ -148,14 +134,15 @@ KernelMatch match_kernel(int sm, Format a, Format b, Format accumulator, std::st
     } else if (types.size() != 1) {
       fail(sass, "too many types");
     }
-    // sm_90 runs mma with fp8 inputs as f16 HMMAs (Luo et al., Table 14): the SASS then reads
-    // HMMA.16816.F32 while the PTX (and tcnum) instruction is mma.m16n8k32 with fp8 inputs.
-    const bool fp8_as_f16 = sm == 90 && fam == Family::mma && is_fp8(a) && sa == Format::fp16 && sb == Format::fp16;
+    // Where mma with fp8 inputs runs as f16 HMMAs (the catalog's fp8_mma_runs_as_f16), the SASS
+    // reads HMMA.16816.F32 while the PTX (and tcnum) instruction is mma.m16n8k32 with fp8 inputs.
+    const bool fp8_as_f16 =
+        fp8_mma_runs_as_f16(sm) && fam == Family::mma && is_fp8(a) && sa == Format::fp16 && sb == Format::fp16;
     if (fp8_as_f16) {
       shape.k = 32;
       sa = a, sb = b;
-      how = "SASS " + std::string(sass) +
-            ": on sm_90 mma with fp8 inputs runs as f16 HMMAs; taken as mma.m16n8k32 (mma.m16n8k16 with fp8 "
+      how = "SASS " + std::string(sass) + ": on sm_" + std::to_string(sm) +
+            " mma with fp8 inputs runs as f16 HMMAs; taken as mma.m16n8k32 (mma.m16n8k16 with fp8 "
             "inputs shows the same SASS: check the PTX)";
     } else {
       how = "from the SASS " + std::string(sass);
@@ -163,12 +150,9 @@ KernelMatch match_kernel(int sm, Format a, Format b, Format accumulator, std::st
     if (sa != a || sb != b)
       fail(sass, "the SASS inputs are " + std::string(name_of(sa)) + "×" + std::string(name_of(sb)) +
                      ", the types given are " + std::string(name_of(a)) + "×" + std::string(name_of(b)));
+    // sm_70's m8n8k4 names C separately: C is D's type, as above.
+    km.instruction = find_instruction(ptx_name(shape, accumulator, a, b, accumulator), sm);
   }
-  // sm_70 m8n8k4 names C separately; elsewhere C is D's type.
-  const Format c = accumulator;
-  KernelMatch km;
-  km.sm = sm;
-  km.instruction = find_instruction(ptx_name(shape, accumulator, a, b, c), sm);
   km.explanation = km.instruction.name + " on sm_" + std::to_string(sm) + " (" + how +
                    "); k-steps of K = " + std::to_string(km.instruction.k) +
                    " in ascending k, no split-K. M and N of the instruction change no output bit.";

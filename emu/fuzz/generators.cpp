@@ -455,7 +455,7 @@ void fill_boundary(const Instruction& in, const DatapathParams& model, Rng& rng,
 
 struct TileRef {
   std::uint32_t* a;  // M×K row-major
-  std::uint32_t* b;  // N×K: column j at j·K
+  std::uint32_t* b;  // K×N column-major: column j at j·K
   std::uint32_t* c;  // M×N row-major
   int m, n, k;
 };

@@ -16,10 +16,9 @@ namespace numprobe {
 namespace {
 
 struct CheckOptions {
-  std::string instr = "all", dist = "all", model_file, mismatches_out;
-  std::size_t cases = 2000;
+  std::string model_file, mismatches_out;
+  CaseSelection select{.cases = 2000};
   std::uint64_t seed = 0;  // 0: from the clock (fresh cases)
-  std::vector<int> wgmma_n{8, 64, 256};
   bool json = false;
 };
 
@@ -31,8 +30,8 @@ int run_check(CheckOptions o) {
   std::optional<tcnum::Model> override_model;
   if (!o.model_file.empty()) override_model = tcnum::load_model_file(o.model_file);
   const tcnum::Model& model = override_model ? *override_model : tcnum::builtin_model(sm);
-  const auto instrs = select_instructions(o.instr, sm, o.wgmma_n);
-  const auto dists = select_distributions(o.dist);
+  const auto instrs = select_instructions(o.select.instr, sm, o.select.wgmma_n);
+  const auto dists = select_distributions(o.select.dist);
   std::optional<tcnum::CorpusWriter> bad;
   if (!o.mismatches_out.empty()) bad.emplace(o.mismatches_out);
 
@@ -44,11 +43,11 @@ int run_check(CheckOptions o) {
   // A progress line on stderr when the table goes to a file or pipe (stdout), not to the terminal
   // nor to stderr (--json).
   ProgressLine line("check", !o.json && ::isatty(1) == 0);
-  const std::uint64_t planned = static_cast<std::uint64_t>(instrs.size() * dists.size() * o.cases);
+  const std::uint64_t planned = static_cast<std::uint64_t>(instrs.size() * dists.size() * o.select.cases);
   for (const auto& in : instrs) {
     text << std::left << std::setw(36) << in.name << std::flush;
     for (const auto& dist : dists) {
-      const auto cases = tcnum::generate(in, dist, o.cases, stream_seed(o.seed, in.name, dist));
+      const auto cases = tcnum::generate(in, dist, o.select.cases, stream_seed(o.seed, in.name, dist));
       const auto dev = run_on_device(in, cases, true);
       std::size_t mismatches = 0;
       for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -82,13 +81,8 @@ int run_check(CheckOptions o) {
 void register_check(CLI::App& app, Status& status) {
   auto o = std::make_shared<CheckOptions>();
   auto* cmd = app.add_subcommand("check", "Live check on a GPU: fresh random cases, device vs emulator, per instruction x distribution");
-  cmd->add_option("--instr", o->instr, "instruction name or 'all'")->capture_default_str();
-  cmd->add_option("--dist", o->dist, "distribution or 'all'")->capture_default_str();
-  cmd->add_option("--cases", o->cases, "cases per instruction and distribution")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 100000000));
+  add_case_options(cmd, o->select);
   add_seed_option(cmd, o->seed, "seed; 0 = from the clock");
-  cmd->add_option("--wgmma-n", o->wgmma_n, "wgmma N values for --instr all")->delimiter(',')->capture_default_str();
   add_model_option(cmd, o->model_file, "model JSON instead of the built-in model of the GPU's architecture");
   cmd->add_option("--mismatches-out", o->mismatches_out, "write mismatching cases as corpus lines here");
   add_json_flag(cmd, o->json, "the table as JSON on stdout (text on stderr)");

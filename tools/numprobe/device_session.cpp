@@ -12,6 +12,18 @@
 
 namespace numprobe {
 
+void add_case_options(CLI::App* cmd, CaseSelection& s) {
+  std::string dists;
+  for (const std::string& d : tcnum::distribution_names()) dists += d + ", ";
+  cmd->add_option("--instr", s.instr, "instruction name or 'all' (every mma.sync, and wgmma at --wgmma-n)")
+      ->capture_default_str();
+  cmd->add_option("--dist", s.dist, dists + "or all")->capture_default_str();
+  cmd->add_option("--cases", s.cases, "cases per instruction and distribution")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000000));
+  cmd->add_option("--wgmma-n", s.wgmma_n, "wgmma N values for --instr all")->delimiter(',')->capture_default_str();
+}
+
 std::vector<tcnum::Instruction> select_instructions(const std::string& which, int sm, const std::vector<int>& wgmma_n) {
   if (which != "all") return {tcnum::find_instruction(which, sm)};
   std::vector<tcnum::Instruction> out;

@@ -1,6 +1,7 @@
 // Shared by the commands that talk to a GPU: which instructions to probe, and running
 // generated cases on the device in bounded batches.
 #pragma once
+#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -9,6 +10,15 @@
 #include "tcnum/core/instruction.hpp"
 
 namespace numprobe {
+
+// Which generated cases a device command runs (record, check): --instr, --dist, --cases and
+// --wgmma-n, declared once (add_case_options) and resolved by the two functions below.
+struct CaseSelection {
+  std::string instr = "all", dist = "all";
+  std::size_t cases = 0;  // per instruction and distribution
+  std::vector<int> wgmma_n{8, 64, 256};
+};
+void add_case_options(CLI::App* cmd, CaseSelection& s);
 
 // "all" -> every mma.sync of the arch plus wgmma at the N values given; else one name.
 std::vector<tcnum::Instruction> select_instructions(const std::string& which, int sm, const std::vector<int>& wgmma_n);

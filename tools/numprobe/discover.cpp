@@ -287,7 +287,7 @@ void add_discover_options(CLI::App* cmd, DiscoverOptions& o, DiscoverOptions::Ki
   cmd->add_option("--backend", o.backend, "emu (a model) or device (the GPU)")->capture_default_str();
   add_arch_option(cmd, o.arch, "emu");
   add_model_option(cmd, o.model_file, "emu: a model JSON file instead of the built-in model");
-  cmd->add_option("--instr", o.instr, "instruction (PTX name) or 'all' of the dtype; default: the natural one");
+  cmd->add_option("--instr", o.instr, "instruction (PTX name) or 'all' of the dtype; default: tcnum::default_instruction's");
   cmd->add_option("--acc", o.acc, "C/D type: f32 or f16 (where the dtype has it)")->capture_default_str();
   if (profiling) {
     cmd->add_option("--init", o.init, "profiling: low, fp32 or both")->capture_default_str();

@@ -12,10 +12,9 @@ namespace numprobe {
 namespace {
 
 struct RecordOptions {
-  std::string instr = "all", dist = "all", out;
-  std::size_t cases = 1000;
+  std::string out;
+  CaseSelection select{.cases = 1000};
   std::uint64_t seed = 1;
-  std::vector<int> wgmma_n{8, 64, 256};
   bool force = false, resume = false;
   std::string command_line;  // what determines the content: no --force, --resume
 };
@@ -23,12 +22,12 @@ struct RecordOptions {
 void record_chunks(const RecordOptions& o, const std::string& arch, const std::vector<tcnum::Instruction>& instrs,
                    const std::vector<std::string>& dists, PartialCorpus& corpus, std::size_t& total) {
   ProgressLine line("record");
-  const std::uint64_t planned = static_cast<std::uint64_t>(instrs.size() * dists.size() * o.cases);
+  const std::uint64_t planned = static_cast<std::uint64_t>(instrs.size() * dists.size() * o.select.cases);
   for (const auto& in : instrs) {
     for (const auto& dist : dists) {
       const std::string chunk = in.name + " " + dist;
       if (corpus.done(chunk)) continue;
-      const auto cases = tcnum::generate(in, dist, o.cases, stream_seed(o.seed, in.name, dist));
+      const auto cases = tcnum::generate(in, dist, o.select.cases, stream_seed(o.seed, in.name, dist));
       const auto d = run_on_device(in, cases, true);
       std::vector<std::string> lines{"# " + chunk + " " + std::to_string(cases.size()) + " cases"};
       for (std::size_t i = 0; i < cases.size(); ++i)
@@ -47,8 +46,8 @@ void record_chunks(const RecordOptions& o, const std::string& arch, const std::v
 int run_record(const RecordOptions& o) {
   const int sm = device_sm();
   const std::string arch = "sm_" + std::to_string(sm);
-  const auto instrs = select_instructions(o.instr, sm, o.wgmma_n);
-  const auto dists = select_distributions(o.dist);
+  const auto instrs = select_instructions(o.select.instr, sm, o.select.wgmma_n);
+  const auto dists = select_distributions(o.select.dist);
   // Creates nothing yet: a run that fails before its first chunk leaves no file.
   PartialCorpus corpus(o.out, arch + " " + o.command_line, o.force, o.resume);
   if (corpus.resumed())
@@ -74,13 +73,8 @@ int run_record(const RecordOptions& o) {
 void register_record(CLI::App& app, Status& status) {
   auto o = std::make_shared<RecordOptions>();
   auto* cmd = app.add_subcommand("record", "Record device results as corpus lines (needs a GPU)");
-  cmd->add_option("--instr", o->instr, "instruction name or 'all'")->capture_default_str();
-  cmd->add_option("--dist", o->dist, "normal, randbits, spread, cancel, special, subnorm, or all")->capture_default_str();
-  cmd->add_option("--cases", o->cases, "cases per instruction and distribution")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 100000000));
+  add_case_options(cmd, o->select);
   add_seed_option(cmd, o->seed, "seed (same seed, same inputs)");
-  cmd->add_option("--wgmma-n", o->wgmma_n, "wgmma N values probed by --instr all")->delimiter(',')->capture_default_str();
   cmd->add_option("--out", o->out, "corpus file (.tcc or .tcc.gz); written as OUT.partial until complete")->required();
   cmd->add_flag("--force", o->force, "overwrite an existing corpus (and discard an interrupted recording)");
   cmd->add_flag("--resume", o->resume, "continue the interrupted recording in OUT.partial (same options)");
@@ -92,9 +86,9 @@ void register_record(CLI::App& app, Status& status) {
       "The same seed gives the same inputs; the file records the command line.");
   cmd->callback([o, &status] {
     std::string wgmma_n;
-    for (int n : o->wgmma_n) wgmma_n += (wgmma_n.empty() ? "" : ",") + std::to_string(n);
-    o->command_line = "numprobe record --instr " + o->instr + " --dist " + o->dist + " --cases " +
-                      std::to_string(o->cases) + " --seed " + std::to_string(o->seed) + " --wgmma-n " + wgmma_n +
+    for (int n : o->select.wgmma_n) wgmma_n += (wgmma_n.empty() ? "" : ",") + std::to_string(n);
+    o->command_line = "numprobe record --instr " + o->select.instr + " --dist " + o->select.dist + " --cases " +
+                      std::to_string(o->select.cases) + " --seed " + std::to_string(o->seed) + " --wgmma-n " + wgmma_n +
                       " --out " + o->out;
     status.code = run_record(*o);
   });

@@ -66,18 +66,36 @@ Instruction find_instruction(std::string_view name, int sm);
 // Parses a name without an architecture check (any known arch).
 Instruction parse_instruction(std::string_view name);
 
+// Whether sm runs mma.sync with fp8 inputs as f16 HMMAs (its SASS then shows HMMA.16816.F32,
+// not QMMA): sm_90 and sm_100.
+bool fp8_mma_runs_as_f16(int sm);
+
 // Whether `in` is one of sm's own tensor-core instructions (available, and not a form kept only
 // for compatibility): what the feature fit, the device sweeps and default_instruction take.
 bool is_native(const Instruction& in, int sm);
 
-// The instruction tcnum takes for `dtype` inputs (A and B) with D (and C) in `acc` on `sm` when
-// none is named: numprobe's feature tests and profile, the chain study. Restricted to `family`
-// and to `k` when given (k = 0: any). Preference, in order: the architecture's own family for
-// those inputs (fp8: wgmma on sm_90, whose fp8 mma runs as f16 HMMA; tcgen05 on sm_100; mma
-// elsewhere, and for every other input), native shapes, the largest K, the smallest M, then N;
-// block-scaled kinds only when nothing else has the types (FP4/FP6 get the dense kind::f8f6f4).
+// The operand formats an instruction is wanted for: A and B (they may differ, e.g. e4m3 × e5m2),
+// D, and C when it must be a given format (nullopt: whichever the chosen form has).
+struct OperandFormats {
+  Format a, b, d;
+  std::optional<Format> c;
+};
+
+// tcnum's one default instruction: what it takes for these formats on `sm` when none is named
+// (numprobe's feature tests and profile, the chain study, match_kernel without SASS, Python's
+// gemm and mma). Restricted to `family` and to `k` when given (k = 0: any). Preference, in
+// order: not block-scaled (FP4/FP6 get the dense kind::f8f6f4; a block-scaled kind only when
+// nothing else has the types), the architecture's own family (wgmma on sm_90, where fp8 mma
+// runs as f16 HMMA; tcgen05 on sm_100; mma elsewhere), native shapes, the largest K, the
+// smallest M, then N. M and N change no output bit (each element is one dot product of K).
 // Throws std::invalid_argument saying why when there is none.
-Instruction default_instruction(Format dtype, int sm, Format acc = Format::fp32,
-                                std::optional<Family> family = std::nullopt, int k = 0);
+Instruction default_instruction(const OperandFormats& formats, int sm, std::optional<Family> family = std::nullopt,
+                                int k = 0);
+
+// The same for `dtype` inputs (A and B) with D in `acc`.
+inline Instruction default_instruction(Format dtype, int sm, Format acc = Format::fp32,
+                                       std::optional<Family> family = std::nullopt, int k = 0) {
+  return default_instruction(OperandFormats{dtype, dtype, acc, std::nullopt}, sm, family, k);
+}
 
 }  // namespace tcnum

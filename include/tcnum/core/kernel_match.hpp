@@ -36,10 +36,11 @@ struct KernelMatch {
 // kernel's SASS, e.g. "HMMA.16816.F32.BF16", "HMMA.1688.F32.TF32", "HMMA.16816.F16",
 // "HGMMA.64x128x16.F32.BF16", "HGMMA.64x64x8.F32.TF32", "QGMMA.64x128x32.F32.E4M3.E4M3",
 // "QMMA.16832.F32.E4M3.E5M2", "HMMA.884.F32.F32" (or a whole line of cuobjdump -sass: the
-// token holding "MMA" is read). Without it, the instruction a
-// straightforward kernel for that architecture uses (mma.sync before sm_90, wgmma on sm_90a,
-// tcgen05.mma on sm_100). Throws std::invalid_argument when the mnemonic cannot be read or
-// contradicts the types, and UnknownInstruction when the architecture lacks the instruction.
+// token holding "MMA" is read). Without it, tcnum's default instruction for the types
+// (default_instruction, instruction.hpp: the architecture's own family, i.e. mma.sync before
+// sm_90, wgmma on sm_90a, tcgen05.mma on sm_100; the largest K). Throws std::invalid_argument
+// when the mnemonic cannot be read or contradicts the types, or the architecture has no such
+// instruction (UnknownInstruction for a mnemonic's instruction it lacks).
 KernelMatch match_kernel(int sm, Format a, Format b, Format accumulator, std::string_view sass = {});
 
 // The oracle of a matched kernel: gemm / gemm_with_epilogue (gemm_views.hpp, epilogue.hpp)

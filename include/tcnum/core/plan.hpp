@@ -77,8 +77,8 @@ std::size_t mma_batch(const MmaPlan& plan, std::size_t count, const std::uint32_
                const std::uint32_t* c, std::uint32_t* d);
 
 // `tiles` whole tiles of the instruction, every output element computed: a holds tiles × M×K
-// (row-major), b tiles × N×K (column j of B at j·K: B stored column by column, as the probes
-// take it), c and d tiles × M×N row-major. Element (i, j) of a tile equals mma_element of A's row
+// (row-major), b tiles × K×N column-major (column j of B at j·K, as every tile-level call and
+// the probes take it), c and d tiles × M×N row-major. Element (i, j) of a tile equals mma_element of A's row
 // i, B's column j and C(i, j); rows and columns are decoded once per tile. Returns how many
 // elements took the reference.
 std::size_t mma_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_t* a, const std::uint32_t* b,

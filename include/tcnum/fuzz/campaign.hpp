@@ -36,8 +36,9 @@ class Backend {
   // count cases: a, b count×K raw elements, c count; writes d (count raw results).
   virtual void run(const Instruction& in, std::size_t count, const std::uint32_t* a, const std::uint32_t* b,
                    const std::uint32_t* c, std::uint32_t* d) = 0;
-  // Whole tiles, every element a case: a tiles × M×K row-major, b tiles × N×K (column j of B at
-  // j·K), c and d tiles × M×N row-major (the layout of mma_tiles and generate_tiles).
+  // Whole tiles, every element a case: a tiles × M×K row-major, b tiles × K×N column-major
+  // (column j of B at j·K), c and d tiles × M×N row-major (the layout of mma_tiles and
+  // generate_tiles: tile level, docs/architecture.md "B's layout").
   virtual void run_tiles(const Instruction& in, std::size_t tiles, const std::uint32_t* a, const std::uint32_t* b,
                          const std::uint32_t* c, std::uint32_t* d) = 0;
   // Where the backend's time went (seconds by name, for summary.json), if it measures that.

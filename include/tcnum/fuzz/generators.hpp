@@ -44,8 +44,8 @@ void generate(const Instruction& in, const DatapathParams& model, std::string_vi
               std::size_t count, std::uint32_t* a, std::uint32_t* b, std::uint32_t* c);
 
 // The same distributions over whole tiles of the instruction, where every output element (i, j)
-// is a case: a holds tiles × M×K (row-major), b tiles × N×K (column j of B at j·K), c tiles × M×N
-// (row-major), as mma_tiles and the probes take them. Rows and columns are shared, so each
+// is a case: a holds tiles × M×K (row-major), b tiles × K×N column-major (column j of B at j·K),
+// c tiles × M×N (row-major), as mma_tiles and the probes take them. Rows and columns are shared, so each
 // distribution puts its structure on what they share (see generators.cpp): normal, randbits and
 // special draw every element as above; spread, cancel and subnorm fix the slot structure (lead
 // exponents, cancelling pairs, which factor is tiny) per tile; boundary either gives every row

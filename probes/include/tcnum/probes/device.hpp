@@ -51,7 +51,8 @@ std::vector<std::uint32_t> run_tiles(const Instruction& in, int tiles, const std
                                      const RunOptions& opt = {});
 
 // The same from flat arrays, as the fuzz campaigns hold them (tcnum/fuzz: generate_tiles,
-// mma_tiles): a tiles × M×K row-major, b tiles × N×K ([n][k]), c and d tiles × M×N row-major.
+// mma_tiles): a tiles × M×K row-major, b tiles × K×N column-major ([n][k]), c and d tiles × M×N
+// row-major.
 void run_tiles(const Instruction& in, std::size_t tiles, const std::uint32_t* a, const std::uint32_t* b,
                const std::uint32_t* c, std::uint32_t* d, const RunOptions& opt = {});
 
