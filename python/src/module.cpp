@@ -137,6 +137,11 @@ NB_MODULE(_tcnum, m) {
   }, nb::arg("sm"));
   m.def("instruction", [](const std::string& name, int sm) { return instruction_dict(find_instruction(name, sm)); },
         nb::arg("name"), nb::arg("sm"));
+  m.def("default_instruction", [](const std::string& a, const std::string& b, const std::string& d,
+                                  const std::optional<std::string>& c, int sm) {
+    const std::optional<Format> cf = c ? std::optional<Format>(format_named(*c)) : std::nullopt;
+    return instruction_dict(default_instruction(OperandFormats{format_named(a), format_named(b), format_named(d), cf}, sm));
+  }, nb::arg("a"), nb::arg("b"), nb::arg("d"), nb::arg("c").none(), nb::arg("sm"));
 
   m.def("decode", [](const BitsIn& bits, const std::string& format) {
     const Format f = format_named(format);

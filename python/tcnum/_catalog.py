@@ -86,23 +86,24 @@ def resolve_model(arch, model):
     raise TypeError(f"model is a dict (tcnum.model(arch)), JSON text or a file path, got {type(model).__name__}")
 
 
-_FAMILY_RANK = {"tcgen05": 0, "wgmma": 1, "mma": 2}
-
-
-def natural_instruction(a: str, b: str, d: str, arch="sm_90", c: str | None = None) -> Instruction:
-    return _natural(a, b, d, arch_number(arch), c)
+def default_instruction(a: str, b: str, d: str, arch="sm_90", c: str | None = None) -> Instruction:
+    """The instruction tcnum takes for these formats on arch when none is named: the C++
+    tcnum::default_instruction (one rule for the library, numprobe and Python): the
+    architecture's own family (wgmma on sm_90, tcgen05 on sm_100, mma elsewhere), the largest K,
+    the smallest M and N. Numerics do not depend on M or N: every output element is one dot
+    product of K. c: C's format when it must be a given one. ValueError saying why when there
+    is none, or when the only one is block-scaled (its scales cannot be passed from Python)."""
+    return _default(a, b, d, arch_number(arch), c)
 
 
 @functools.lru_cache(maxsize=None)
-def _natural(a: str, b: str, d: str, arch: int, c: str | None) -> Instruction:
-    """The instruction a straightforward kernel uses for these formats on arch: the newest
-    family there (tcgen05 on sm_100, wgmma on sm_90, else mma.sync), then the largest k, m
-    and n. Numerics do not depend on n (nor on m): every output element is one dot product."""
-    # Block-scaled kinds take scale arguments the Python layer does not have: never picked.
-    cands = [i for i in instructions(arch) if i.a == a and i.b == b and i.d == d and (c is None or i.c == c)
-             and "block_scale" not in i.name]
-    if not cands:
-        combos = sorted({f"A {i.a}, B {i.b}, D {i.d}" for i in instructions(arch)})
-        raise ValueError(f"no instruction on sm_{arch_number(arch)} takes A {a}, B {b} with D {d}"
-                         + (f" and C {c}" if c else "") + "; there: " + "; ".join(combos))
-    return min(cands, key=lambda i: (_FAMILY_RANK[i.family], -i.k, -i.m, -i.n, i.c != i.d))
+def _default(a: str, b: str, d: str, arch: int, c: str | None) -> Instruction:
+    ins = Instruction(**_tcnum.default_instruction(a, b, d, c, arch))
+    if "block_scale" in ins.name:
+        raise ValueError(f"{ins.name}: on sm_{arch} only block-scaled instructions take A {a}, B {b} with D {d}; "
+                         "their scales cannot be passed from Python")
+    return ins
+
+
+# The name of earlier releases.
+natural_instruction = default_instruction

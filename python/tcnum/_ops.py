@@ -7,7 +7,7 @@ import numpy as np
 
 from . import _tcnum
 from ._arrays import FORMATS, as_bits, to_numpy, formats_of
-from ._catalog import Instruction, arch_number, instruction, natural_instruction, resolve_model
+from ._catalog import Instruction, arch_number, default_instruction, instruction, resolve_model
 
 _INPUT_FORMATS = ("bf16", "f16", "tf32", "e4m3", "e5m2", "e2m1", "e2m3", "e3m2")
 _ACC_FORMATS = ("f32", "f16")
@@ -51,8 +51,8 @@ def gemm(a, b, c=None, *, instr=None, arch="sm_90", k_order=None, split_k=1, thr
 
     a: M×K, b: K×N, c: M×N or None (zeros of D's format). Inputs are arrays of
     ml_dtypes.bfloat16, float16, float8_e4m3fn/e5m2, float32 (tf32), or raw uint bits when
-    instr is given. instr=None picks the natural instruction for the dtypes on arch (see
-    tcnum.natural_instruction): D is f32 unless c is float16. k_order: the order of the
+    instr is given. instr=None picks tcnum's default instruction for the dtypes on arch (see
+    tcnum.default_instruction): D is f32 unless c is float16. k_order: the order of the
     K/k k-steps (None = ascending); split_k: split-K slices summed in fp32; threads: None =
     all cores. Returns a GemmResult (an ndarray of D's dtype) naming the instruction used.
     """
@@ -71,7 +71,7 @@ def gemm(a, b, c=None, *, instr=None, arch="sm_90", k_order=None, split_k=1, thr
             if not held:
                 raise TypeError(f"c: dtype {c_arr.dtype} is not an accumulator; valid: float32 (f32), float16 (f16)")
             fc = held[0]
-        ins = natural_instruction(fa, fb, fc or "f32", compiled.sm, c=fc)
+        ins = default_instruction(fa, fb, fc or "f32", compiled.sm, c=fc)
     _check_matrix(a_bits, "a", "M×K")
     _check_matrix(b_bits, "b", "K×N")
     (m, k), (kb, n) = a_bits.shape, b_bits.shape

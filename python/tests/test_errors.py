@@ -57,8 +57,11 @@ def test_unknown_or_unavailable_instructions_list_the_valid_names():
 
 def test_no_instruction_for_the_dtypes_lists_what_exists():
     e4m3 = np.ones((2, 32), ml_dtypes.float8_e4m3fn)
-    with pytest.raises(ValueError, match=r"no instruction on sm_80 takes A e4m3, B e4m3 with D f32.*A bf16, B bf16, D f32"):
+    with pytest.raises(ValueError, match=r"sm_80 has no tensor-core instruction with e4m3 inputs and f32 accumulation; "
+                                         r"input types there: bf16 f16 tf32 \(e4m3 needs sm_89 or later\)"):
         tcnum.gemm(e4m3, e4m3.T, arch="sm_80")
+    with pytest.raises(ValueError, match=r"sm_90 has no tensor-core instruction with e4m3 × bf16 inputs"):
+        tcnum.gemm(e4m3, bf((32, 2)))
     with pytest.raises(TypeError, match="c: dtype bfloat16 is not an accumulator; valid: float32"):
         tcnum.gemm(bf((2, 2)), bf((2, 2)), bf((2, 2)))
 

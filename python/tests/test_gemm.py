@@ -46,11 +46,13 @@ def test_gemm_equals_numpy_where_exact(arch):
         assert d.instruction == ins and d.arch == arch
 
 
-def test_natural_instruction_is_named_in_the_result():
+def test_default_instruction_is_named_in_the_result():
     rng = np.random.default_rng(1)
     a = small_integers(rng, (4, 32), "bf16", 2)
     b = small_integers(rng, (32, 3), "bf16", 2)
-    assert tcnum.gemm(a, b).instruction.name == "wgmma.m64n256k16.f32.bf16.bf16"
+    assert tcnum.gemm(a, b).instruction.name == "wgmma.m64n8k16.f32.bf16.bf16"
+    assert tcnum.gemm(a, b).instruction == tcnum.default_instruction("bf16", "bf16", "f32", "sm_90")
+    assert tcnum.gemm(a, b, arch="sm_100").instruction.name == "tcgen05.mma.m64n8k16.f32.bf16.bf16"
     assert tcnum.gemm(a, b, arch="sm_80").instruction.name == "mma.m16n8k16.f32.bf16.bf16.f32"
     h = a.astype(np.float16), b.astype(np.float16)
     assert tcnum.gemm(*h, np.zeros((4, 3), np.float16)).instruction.d == "f16"
