@@ -231,3 +231,30 @@ TEST(CorpusLine, EveryInstructionRoundTripsAndRejectsANonHexByteAnywhere) {
   EXPECT_GT(instructions, 500u);
   EXPECT_GT(rejected, 100000u);
 }
+
+// Replay batches runs of one instruction: lines that alternate between instructions (and an
+// unknown one) are each evaluated with their own plan, and issues come in line order.
+TEST(CorpusFile, AlternatingInstructionsReplayInLineOrder) {
+  const std::string bf16 = "sm_90 mma.m16n8k16.f32.bf16.bf16.f32 3f803f80" + std::string(56, '0') + " 3f804000" +
+                           std::string(56, '0') + " 3f800000 40800000";  // 1·1 + 1·2 + 1 = 4
+  auto wrong = [](const std::string& line) { return line.substr(0, line.size() - 1) + "1"; };
+  const std::string path = temp_path("alternating.tcc");
+  {
+    CorpusWriter w(path);
+    for (const std::string& line : {kGood, bf16, wrong(kGood), bf16, std::string("sm_90 mma.bogus 1 2 3 4"), wrong(bf16),
+                                    kGood, bf16})
+      w.write(line);
+  }
+  std::vector<std::size_t> lines;
+  std::vector<bool> malformed;
+  const ReplayTally t = replay_file(path, nullptr, [&](const ReplayIssue& is) {
+    lines.push_back(is.line);
+    malformed.push_back(is.malformed);
+    if (!is.malformed) EXPECT_EQ(is.kase->instruction.name, (is.line == 3 ? "mma.m16n8k8.f32.f16.f16.f32" : "mma.m16n8k16.f32.bf16.bf16.f32"));
+  });
+  EXPECT_EQ(t.passed, 5u);
+  EXPECT_EQ(t.failed, 3u);
+  EXPECT_EQ(lines, (std::vector<std::size_t>{3, 5, 6}));
+  EXPECT_EQ(malformed, (std::vector<bool>{false, true, false}));
+  std::remove(path.c_str());
+}
