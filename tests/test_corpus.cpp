@@ -1,5 +1,6 @@
 // Corpus lines and files: parsing, errors that name the reason, gzip round trip, replay tally.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -17,7 +18,10 @@ const std::string kGood =
     "sm_90 mma.m16n8k8.f32.f16.f16.f32 3c003c00000000000000000000000000 3c004000000000000000000000000000 "
     "3f800000 40800000";
 
-std::string temp_path(const std::string& name) { return ::testing::TempDir() + "tcnum_" + name; }
+// Unique per process: several checkouts may run this suite at once on one machine.
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + "tcnum_" + std::to_string(::getpid()) + "_" + name;
+}
 
 }  // namespace
 

@@ -3,6 +3,7 @@
 // empty files and members, a member too large for one buffer. Each input is read by both and
 // must give the same cases and the same errors; each test also states what that result is.
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <bit>
@@ -18,7 +19,10 @@ using namespace tcnum;
 
 namespace {
 
-std::string temp_path(const std::string& name) { return ::testing::TempDir() + "tcnum_gzip_" + name; }
+// Unique per process: several checkouts may run this suite at once on one machine.
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + "tcnum_gzip_" + std::to_string(::getpid()) + "_" + name;
+}
 
 std::string hex32(std::uint32_t v) {
   char buf[16];
