@@ -1,6 +1,7 @@
 // Block-scaled corpus lines (two more fields: the scales of A's row and of B's column), their
 // replay, and the generators' scale vectors.
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <rapidcheck/gtest.h>
 
 #include <cstdio>
@@ -98,7 +99,7 @@ RC_GTEST_PROP(BlockScaledCorpusLine, FormatThenParseIsTheIdentity, ()) {
 }
 
 TEST(BlockScaledCorpusFile, ReplayUsesTheScales) {
-  const std::string path = ::testing::TempDir() + "tcnum_block_scaled.tcc";
+  const std::string path = ::testing::TempDir() + "tcnum_block_scaled_" + std::to_string(::getpid()) + ".tcc";
   {
     CorpusWriter w(path);
     w.write(nvfp4_line("41d40000"));  // 26.5

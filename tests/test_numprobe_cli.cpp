@@ -1,6 +1,7 @@
 // numprobe as a user runs it: hostile or empty input and failing outputs end with a clear
 // message and a non-zero exit status, never with a pass or a silent success.
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <sys/wait.h>
 #include <zlib.h>
 
@@ -32,7 +33,10 @@ Outcome numprobe(const std::string& args, bool with_stderr = true) {
   return shell(std::string(TCNUM_NUMPROBE) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null"));
 }
 
-std::string temp_path(const std::string& name) { return ::testing::TempDir() + "tcnum_cli_" + name; }
+// Per process: concurrent test runs (other build trees on the same machine) must not share files.
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + "tcnum_cli_" + std::to_string(::getpid()) + "_" + name;
+}
 
 std::string write_file(const std::string& name, const std::string& bytes) {
   const std::string path = temp_path(name);
