@@ -80,9 +80,9 @@ namespace baseline {
 #undef TCNUM_KERNEL_SHAPES
 }  // namespace baseline
 
-const KernelSet kAvx512{"avx512", avx512::gemm_chain, avx512::batch_step, avx512::prepare_planes, avx512::element};
-const KernelSet kAvx2{"avx2", avx2::gemm_chain, avx2::batch_step, avx2::prepare_planes, avx2::element};
-const KernelSet kBaseline{"baseline", baseline::gemm_chain, baseline::batch_step, baseline::prepare_planes, baseline::element};
+const KernelSet kAvx512{"avx512", avx512::gemm_chain, avx512::batch_step, avx512::prepare_planes, avx512::element_for};
+const KernelSet kAvx2{"avx2", avx2::gemm_chain, avx2::batch_step, avx2::prepare_planes, avx2::element_for};
+const KernelSet kBaseline{"baseline", baseline::gemm_chain, baseline::batch_step, baseline::prepare_planes, baseline::element_for};
 const KernelSet& best_available() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&

@@ -128,16 +128,19 @@ using PreparePlanesFn = void (*)(const MmaPlan& plan, Format storage, Format see
 // One output element (mma_element) with its K <= 64 products as the lanes, in k order (each
 // block picks its products by PlanBlock::members): D into d, or false where the reference must
 // answer (a NaN/Inf operand or addend, a result that is not a normal number, an all-zero block
-// under IEEE zero signs, K > 64).
+// under IEEE zero signs).
 using ElementFn = bool (*)(const MmaPlan& plan, const std::uint32_t* a, const std::uint32_t* b, std::uint32_t c,
                            std::uint32_t& d);
+// The element function for a plan's formats and K (nullptr for K > 64), chosen once by
+// compile_plan (MmaPlan::element_kernel) so that a call pays no dispatch.
+using ElementForFn = ElementFn (*)(const MmaPlan& plan);
 
 struct KernelSet {
   const char* name;
   GemmChainFn gemm_chain;
   BatchStepFn batch_step;
   PreparePlanesFn prepare_planes;
-  ElementFn element;
+  ElementForFn element_for;
 };
 
 // Chosen once per process from the CPU and TCNUM_SIMD.

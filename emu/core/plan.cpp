@@ -153,6 +153,7 @@ MmaPlan compile_plan(const DatapathParams& p, const Instruction& in) {
   plan.reference_only = build_program(plan, block);
   plan.fast = plan.reference_only.empty();
   if (!plan.fast) plan.blocks.clear();
+  else plan.element_kernel = detail::kernels().element_for(plan);
   return plan;
 }
 
@@ -245,7 +246,7 @@ bool mma_element_fast(const MmaPlan& plan, std::span<const std::uint32_t> a, std
                       std::uint32_t c, std::uint32_t& d) {
   check_operands(plan.instruction, a, b);
   std::uint32_t out = 0;
-  if (!plan.fast || !detail::kernels().element(plan, a.data(), b.data(), c, out)) return false;
+  if (!plan.element_kernel || !plan.element_kernel(plan, a.data(), b.data(), c, out)) return false;
   d = out;
   return true;
 }

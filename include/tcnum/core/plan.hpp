@@ -55,6 +55,10 @@ struct MmaPlan {
   bool sum_fits_int32 = false;  // a block's aligned terms plus C's always fit int32 (no overflow check)
   int align_floor = 0;          // the alignment-exponent floor, or kNoFloor
   static constexpr int kNoFloor = -(1 << 24);
+  // The fast kernel's single-element function for these formats and K, resolved by compile_plan
+  // for the instruction set dispatched on this machine (null where the plan is not fast).
+  bool (*element_kernel)(const MmaPlan&, const std::uint32_t* a, const std::uint32_t* b, std::uint32_t c,
+                         std::uint32_t& d) = nullptr;
 };
 
 // Validates the parameters for the instruction (throws std::invalid_argument, naming it).
