@@ -236,17 +236,21 @@ std::size_t mma_batch(const MmaPlan& plan, std::size_t count, const std::uint32_
 }
 
 namespace {
-void check_operands(const Instruction& in, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b) {
+// mma_element's fast path, inlined into both entry points (an exported function calling
+// another exported one pays a call through the PLT under -fPIC).
+inline bool fast_element(const MmaPlan& plan, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
+                         std::uint32_t c, std::uint32_t& d) {
+  const Instruction& in = plan.instruction;
   if (static_cast<int>(a.size()) != in.k || static_cast<int>(b.size()) != in.k)
     invalid(in, "expected " + std::to_string(in.k) + " elements of A and of B");
+  return plan.element_kernel && plan.element_kernel(plan, a.data(), b.data(), c, d);
 }
 }  // namespace
 
 bool mma_element_fast(const MmaPlan& plan, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
                       std::uint32_t c, std::uint32_t& d) {
-  check_operands(plan.instruction, a, b);
   std::uint32_t out = 0;
-  if (!plan.element_kernel || !plan.element_kernel(plan, a.data(), b.data(), c, out)) return false;
+  if (!fast_element(plan, a, b, c, out)) return false;
   d = out;
   return true;
 }
@@ -254,7 +258,7 @@ bool mma_element_fast(const MmaPlan& plan, std::span<const std::uint32_t> a, std
 std::uint32_t mma_element(const MmaPlan& plan, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
                           std::uint32_t c) {
   std::uint32_t d = 0;
-  if (mma_element_fast(plan, a, b, c, d)) return d;
+  if (fast_element(plan, a, b, c, d)) return d;
   return mma_element_reference(plan.params, plan.instruction, a, b, c);
 }
 
