@@ -165,6 +165,7 @@ RC_GTEST_PROP(BlockScaledLaws, ExactModelMatchesMpfr, ()) {
   DatapathParams p = exact_params();
   p.scale_group = group;
   const std::uint32_t got = mma_element_reference(p, in, a, b, c, sa, sb);
+  RC_ASSERT(mma_element_reference(compile_plan(p, in), a, b, c, sa, sb) == got);  // the plan's schedule: same datapath
   const std::uint32_t want = exact_dot_rounded(in.a_type, in.b_type, Format::fp32, a, b, c,
                                                ScaleVectors{in.scale_type, in.scale_block, sa, sb}, Format::fp32,
                                                Rounding::nearest_even);

@@ -51,6 +51,8 @@ TEST(FastPath, EqualsReferenceOnEveryInstructionAndDistribution) {
           ASSERT_EQ(d[t], want) << "sm_" << sm << " " << in.name << " " << dist << " case " << t;
           ASSERT_EQ(mma_element(plan, cases[t].a, cases[t].b, cases[t].c), want)
               << "scalar path: sm_" << sm << " " << in.name << " " << dist << " case " << t;
+          ASSERT_EQ(mma_element_reference(plan, cases[t].a, cases[t].b, cases[t].c), want)
+              << "reference through the plan's schedule: sm_" << sm << " " << in.name << " " << dist << " case " << t;
           ++checked;
         }
       }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "accumulator.hpp"
+#include "fast_kernel.hpp"
 #include "tcnum/core/dot.hpp"
 #include "tcnum/core/plan.hpp"
 
@@ -92,7 +93,8 @@ void add_scaled_product(const Decoded& a, Format fa, const Decoded& b, Format fb
 void add_scaled_group(std::span<const Decoded> a, Format fa, std::span<const Decoded> b, Format fb,
                       const Decoded& sa, const Decoded& sb, Format fs, std::vector<Term>& terms, Specials& sp) {
   if (sa.is_nan() || sb.is_nan()) return void(sp.nan = true);
-  std::vector<Term> products;
+  thread_local std::vector<Term> products;  // reused: no allocation per group
+  products.clear();
   Specials group_sp;
   for (std::size_t i = 0; i < a.size(); ++i) add_product(a[i], fa, b[i], fb, products, group_sp);
   if (group_sp.nan || group_sp.pos_inf || group_sp.neg_inf) {
@@ -191,7 +193,8 @@ BlockOut finish_block(const std::vector<Term>& terms, const Specials& sp, const 
 
 // One exact IEEE addition x + y rounded into f (FADD / HADD2 after the product chain).
 BlockOut ieee_add(const Decoded& x, Format fx, const Decoded& y, Format fy, const DatapathParams& p, Format f) {
-  std::vector<Term> terms;
+  thread_local std::vector<Term> terms;  // reused: no allocation per element
+  terms.clear();
   Specials sp;
   add_value(x, fx, terms, sp);
   add_value(y, fy, terms, sp);
@@ -202,16 +205,11 @@ BlockOut ieee_add(const Decoded& x, Format fx, const Decoded& y, Format fy, cons
   return finish_block(terms, sp, exact, f, p.output_rounding);
 }
 
-}  // namespace
-
-std::uint32_t mma_element_reference(const DatapathParams& p, const Instruction& in, std::span<const std::uint32_t> a,
-                                    std::span<const std::uint32_t> b, std::uint32_t c) {
-  return mma_element_reference(p, in, a, b, c, {}, {});
-}
-
-std::uint32_t mma_element_reference(const DatapathParams& p, const Instruction& in, std::span<const std::uint32_t> a,
-                                    std::span<const std::uint32_t> b, std::uint32_t c,
-                                    std::span<const std::uint32_t> scale_a, std::span<const std::uint32_t> scale_b) {
+// The arguments' shapes and the params' consistency for the instruction (std::invalid_argument
+// otherwise); returns the block length.
+int check_reference_call(const DatapathParams& p, const Instruction& in, std::span<const std::uint32_t> a,
+                         std::span<const std::uint32_t> b, std::span<const std::uint32_t> scale_a,
+                         std::span<const std::uint32_t> scale_b) {
   const int k = in.k;
   if (static_cast<int>(a.size()) != k || static_cast<int>(b.size()) != k)
     throw std::invalid_argument(in.name + ": expected " + std::to_string(k) + " elements of A and of B");
@@ -224,6 +222,7 @@ std::uint32_t mma_element_reference(const DatapathParams& p, const Instruction& 
   const int group = in.block_scaled() ? p.scale_group : 1;
   if (group < 1 || (in.block_scaled() && in.scale_block % group != 0))
     throw std::invalid_argument(in.name + ": scale_group must divide the scale block");
+  if (group > 64) throw std::invalid_argument(in.name + ": scale_group above 64");
   if (p.frac_bits < 0 || p.frac_bits > detail::WideAccumulator::kMaxShift)
     throw std::invalid_argument("model frac_bits out of range");
   if (p.k_passes < 1 || p.pass_interleave < 1 || k % (p.k_passes * p.pass_interleave) != 0)
@@ -233,16 +232,33 @@ std::uint32_t mma_element_reference(const DatapathParams& p, const Instruction& 
   if (pass_len % block != 0) throw std::invalid_argument(in.name + ": a block would straddle two passes");
   if (in.block_scaled() && block % group != 0)
     throw std::invalid_argument(in.name + ": scale_group must divide the block (" + std::to_string(block) + ")");
+  return block;
+}
+
+// An operand as the datapath sees it: unpacked to unpack_format (fp8 -> f16 is exact: a table),
+// then decoded, subnormals flushed where the model says so.
+Decoded seen_operand(Format storage, Format seen, std::uint32_t bits, bool flush) {
+  if (storage != seen)
+    bits = seen == Format::fp16 && (storage == Format::e4m3 || storage == Format::e5m2)
+               ? detail::fp8_to_f16(storage, bits)
+               : encode(seen, to_double(storage, bits));
+  return decode_operand(seen, bits, flush);
+}
+
+// The datapath proper, for arguments check_reference_call accepted; `order` is
+// product_schedule(p, in.k), `block` block_length(p, in.k).
+std::uint32_t reference_datapath(const DatapathParams& p, const Instruction& in, std::span<const int> order, int block,
+                                 std::span<const std::uint32_t> a, std::span<const std::uint32_t> b, std::uint32_t c,
+                                 std::span<const std::uint32_t> scale_a, std::span<const std::uint32_t> scale_b) {
+  const int k = in.k;
+  const int group = in.block_scaled() ? p.scale_group : 1;
   const Format d_type = in.d_type;
   const std::uint32_t nan_out = canonical_nan(d_type);
 
   // Product order: pass by pass (one pass: 0..K-1); consecutive blocks of `block` in it.
-  thread_local std::vector<int> order;
-  order = product_schedule(p, k);
   const Format fa = p.unpack_format.value_or(in.a_type), fb = p.unpack_format.value_or(in.b_type);
   auto operand = [&](Format f, Format to, std::uint32_t bits) {
-    if (f != to) bits = encode(to, to_double(f, bits));  // exact: fp8 -> f16
-    return decode_operand(to, bits, p.flush_subnormal_inputs);
+    return seen_operand(f, to, bits, p.flush_subnormal_inputs);
   };
 
   thread_local std::vector<Term> terms;  // reused: one allocation per thread, not per element
@@ -265,10 +281,10 @@ std::uint32_t mma_element_reference(const DatapathParams& p, const Instruction& 
       for (int j = blk * block; j < std::min(k, (blk + 1) * block); ++j) {
         const int i = order[j];
         add_product(operand(in.a_type, fa, a[i]), fa, operand(in.b_type, fb, b[i]), fb, terms, sp);
+        if (sp.nan) return nan_out;  // a NaN block makes D the canonical NaN, whatever follows
       }
     } else if (product_block) {
-      Decoded ga[64], gb[64];  // one group (scale_group <= kModelLimits.scale_group_max)
-      if (group > 64) throw std::invalid_argument(in.name + ": scale_group above 64");
+      Decoded ga[64], gb[64];  // one group (scale_group <= 64: check_reference_call)
       for (int j = blk * block; j < std::min(k, (blk + 1) * block); j += group) {
         const int i0 = order[j];
         const Decoded sa = scale_of(in, scale_a, i0), sb = scale_of(in, scale_b, i0);
@@ -313,6 +329,28 @@ std::uint32_t mma_element_reference(const DatapathParams& p, const Instruction& 
     }
   }
   return nan_out;  // unreachable: the last block returns
+}
+
+}  // namespace
+
+std::uint32_t mma_element_reference(const DatapathParams& p, const Instruction& in, std::span<const std::uint32_t> a,
+                                    std::span<const std::uint32_t> b, std::uint32_t c) {
+  return mma_element_reference(p, in, a, b, c, {}, {});
+}
+
+std::uint32_t mma_element_reference(const DatapathParams& p, const Instruction& in, std::span<const std::uint32_t> a,
+                                    std::span<const std::uint32_t> b, std::uint32_t c,
+                                    std::span<const std::uint32_t> scale_a, std::span<const std::uint32_t> scale_b) {
+  const int block = check_reference_call(p, in, a, b, scale_a, scale_b);
+  const std::vector<int> order = product_schedule(p, in.k);  // a plan holds it once (the overload below)
+  return reference_datapath(p, in, order, block, a, b, c, scale_a, scale_b);
+}
+
+std::uint32_t mma_element_reference(const MmaPlan& plan, std::span<const std::uint32_t> a,
+                                    std::span<const std::uint32_t> b, std::uint32_t c,
+                                    std::span<const std::uint32_t> scale_a, std::span<const std::uint32_t> scale_b) {
+  const int block = check_reference_call(plan.params, plan.instruction, a, b, scale_a, scale_b);
+  return reference_datapath(plan.params, plan.instruction, plan.schedule, block, a, b, c, scale_a, scale_b);
 }
 
 std::uint32_t mma_element(const DatapathParams& p, const Instruction& in, std::span<const std::uint32_t> a,

@@ -10,22 +10,6 @@
 namespace tcnum {
 namespace {
 
-// FP4/FP6: OCP Microscaling Formats (MX) v1.0, section 5.3; ue8m0: its E8M0 scale; ue4m3: the
-// NVFP4 scale (PTX ISA, "block scaling"), e4m3 without a sign bit.
-constexpr std::array<FormatSpec, 11> kSpecs{{
-    {"f32", 32, 8, 23, 127, true, 8},
-    {"f16", 16, 5, 10, 15, true, 4},
-    {"bf16", 16, 8, 7, 127, true, 4},
-    {"tf32", 32, 8, 10, 127, true, 8},
-    {"e4m3", 8, 4, 3, 7, false, 2},
-    {"e5m2", 8, 5, 2, 15, true, 2},
-    {"e2m1", 4, 2, 1, 1, false, 1, false},
-    {"e2m3", 6, 2, 3, 1, false, 2, false},
-    {"e3m2", 6, 3, 2, 3, false, 2, false},
-    {"ue8m0", 8, 8, 0, 127, false, 2, true, false, false},
-    {"ue4m3", 8, 4, 3, 7, false, 2, true, false},
-}};
-
 // TF32 sits in the top 19 bits of an fp32 register: its fields start 13 bits up.
 int field_shift(Format f) { return f == Format::tf32 ? 13 : 0; }
 
@@ -48,15 +32,10 @@ int bit_length(unsigned __int128 x) {
 
 }  // namespace
 
-const FormatSpec& spec(Format f) {  // hot: checked only in debug builds; entry points call check_format
-  assert(static_cast<std::size_t>(f) < kSpecs.size());
-  return kSpecs[static_cast<std::size_t>(f)];
-}
-
 void check_format(Format f) {
-  if (static_cast<std::size_t>(f) < kSpecs.size()) return;
+  if (static_cast<std::size_t>(f) < kFormatSpecs.size()) return;
   std::string names;
-  for (const FormatSpec& s : kSpecs) names += std::string(names.empty() ? "" : ", ") + s.name;
+  for (const FormatSpec& s : kFormatSpecs) names += std::string(names.empty() ? "" : ", ") + s.name;
   throw std::invalid_argument("invalid Format value " + std::to_string(static_cast<int>(f)) + " (not one of " + names + ")");
 }
 
@@ -66,8 +45,8 @@ std::string_view name_of(Format f) {
 }
 
 std::optional<Format> parse_format(std::string_view name) {
-  for (std::size_t i = 0; i < kSpecs.size(); ++i)
-    if (name == kSpecs[i].name) return static_cast<Format>(i);
+  for (std::size_t i = 0; i < kFormatSpecs.size(); ++i)
+    if (name == kFormatSpecs[i].name) return static_cast<Format>(i);
   if (name == "fp32") return Format::fp32;
   if (name == "fp16") return Format::fp16;
   return std::nullopt;

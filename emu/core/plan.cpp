@@ -194,7 +194,7 @@ std::size_t mma_batch(const MmaPlan& plan, std::size_t count, const std::uint32_
   const auto k = static_cast<std::size_t>(in.k);
   if (!plan.fast) {
     for (std::size_t t = 0; t < count; ++t)
-      d[t] = mma_element_reference(plan.params, in, {a + t * k, k}, {b + t * k, k}, c[t]);
+      d[t] = mma_element_reference(plan, {a + t * k, k}, {b + t * k, k}, c[t]);
     return count;
   }
   using detail::kLanes;
@@ -229,7 +229,7 @@ std::size_t mma_batch(const MmaPlan& plan, std::size_t count, const std::uint32_
       const std::size_t t = t0 + l;
       const bool reference = (fail >> l) & 1u;
       slow += reference;
-      d[t] = reference ? mma_element_reference(plan.params, in, {a + t * k, k}, {b + t * k, k}, c[t]) : acc[l];
+      d[t] = reference ? mma_element_reference(plan, {a + t * k, k}, {b + t * k, k}, c[t]) : acc[l];
     }
   }
   return slow;
@@ -259,12 +259,12 @@ std::uint32_t mma_element(const MmaPlan& plan, std::span<const std::uint32_t> a,
                           std::uint32_t c) {
   std::uint32_t d = 0;
   if (fast_element(plan, a, b, c, d)) return d;
-  return mma_element_reference(plan.params, plan.instruction, a, b, c);
+  return mma_element_reference(plan, a, b, c);
 }
 
 std::uint32_t mma_element(const MmaPlan& plan, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
                           std::uint32_t c, std::span<const std::uint32_t> scale_a, std::span<const std::uint32_t> scale_b) {
-  return mma_element_reference(plan.params, plan.instruction, a, b, c, scale_a, scale_b);
+  return mma_element_reference(plan, a, b, c, scale_a, scale_b);
 }
 
 }  // namespace tcnum

@@ -21,7 +21,7 @@ std::size_t mma_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_
     for (std::size_t t = 0; t < tiles; ++t)
       for (std::size_t i = 0; i < M; ++i)
         for (std::size_t j = 0; j < N; ++j)
-          d[t * MN + i * N + j] = mma_element_reference(plan.params, in, {a + t * MK + i * K, K},
+          d[t * MN + i * N + j] = mma_element_reference(plan, {a + t * MK + i * K, K},
                                                         {b + t * NK + j * K, K}, c[t * MN + i * N + j]);
     return tiles * MN;
   }

@@ -1,5 +1,8 @@
 // Number formats of tensor-core operands and accumulators: exact decode, rounding encode.
 #pragma once
+#include <array>
+#include <cassert>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -35,10 +38,31 @@ struct FormatSpec {
   int value_bits() const { return (is_signed ? 1 : 0) + exp_bits + frac_bits; }
 };
 
-// spec() is on the hot path and does not check its argument (debug builds assert). A Format
-// cast from bad data is rejected where data enters: check_format, name_of, to_double, encode
-// throw std::invalid_argument for a value outside the enum.
-const FormatSpec& spec(Format f);
+// The layout of every Format, in enum order. FP4/FP6: OCP Microscaling Formats (MX) v1.0,
+// section 5.3; ue8m0: its E8M0 scale; ue4m3: the NVFP4 scale (PTX ISA, "block scaling"), e4m3
+// without a sign bit.
+inline constexpr std::array<FormatSpec, 11> kFormatSpecs{{
+    {"f32", 32, 8, 23, 127, true, 8},
+    {"f16", 16, 5, 10, 15, true, 4},
+    {"bf16", 16, 8, 7, 127, true, 4},
+    {"tf32", 32, 8, 10, 127, true, 8},
+    {"e4m3", 8, 4, 3, 7, false, 2},
+    {"e5m2", 8, 5, 2, 15, true, 2},
+    {"e2m1", 4, 2, 1, 1, false, 1, false},
+    {"e2m3", 6, 2, 3, 1, false, 2, false},
+    {"e3m2", 6, 3, 2, 3, false, 2, false},
+    {"ue8m0", 8, 8, 0, 127, false, 2, true, false, false},
+    {"ue4m3", 8, 4, 3, 7, false, 2, true, false},
+}};
+
+// spec() is on the hot path (inline, so that callers in every file fold it) and does not check
+// its argument (debug builds assert). A Format cast from bad data is rejected where data enters:
+// check_format, name_of, to_double, encode throw std::invalid_argument for a value outside the
+// enum.
+inline const FormatSpec& spec(Format f) {
+  assert(static_cast<std::size_t>(f) < kFormatSpecs.size());
+  return kFormatSpecs[static_cast<std::size_t>(f)];
+}
 void check_format(Format f);
 std::optional<Format> parse_format(std::string_view name);
 std::string_view name_of(Format f);

@@ -101,6 +101,12 @@ std::uint32_t mma_element_reference(const DatapathParams& p, const Instruction& 
 std::uint32_t mma_element_reference(const DatapathParams& p, const Instruction& in, std::span<const std::uint32_t> a,
                                     std::span<const std::uint32_t> b, std::uint32_t c,
                                     std::span<const std::uint32_t> scale_a, std::span<const std::uint32_t> scale_b);
+// The same datapath (one implementation) reading the plan's product schedule instead of
+// rebuilding it: the path of every element the fast kernel hands back.
+std::uint32_t mma_element_reference(const MmaPlan& plan, std::span<const std::uint32_t> a,
+                                    std::span<const std::uint32_t> b, std::uint32_t c,
+                                    std::span<const std::uint32_t> scale_a = {},
+                                    std::span<const std::uint32_t> scale_b = {});
 
 // The instruction set the fast kernel was dispatched to on this machine: "avx512", "avx2" or
 // "baseline" (SSE2). TCNUM_SIMD=baseline|avx2|avx512 in the environment caps it (a request
