@@ -2,6 +2,7 @@
 // term with exact wide sums. It is the oracle the fast kernel (fast_kernel.cpp) is tested
 // against, and the path for every lane the fast kernel hands back.
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <stdexcept>
 #include <vector>
@@ -30,13 +31,15 @@ struct Specials {
   void add_inf(bool negative) { (negative ? neg_inf : pos_inf) = true; }
 };
 
-Decoded decode_operand(Format f, std::uint32_t bits, bool flush) {
-  Decoded d = decode(f, bits);
+// A subnormal of f as zero (its sign kept) where the model flushes subnormal inputs.
+Decoded flushed(Decoded d, Format f, bool flush) {
   if (flush && d.kind == Decoded::Kind::finite && d.exponent + spec(f).frac_bits == spec(f).emin() &&
       (d.significand >> spec(f).frac_bits) == 0)
     d = Decoded{Decoded::Kind::zero, d.sign, 0, 0};
   return d;
 }
+
+Decoded decode_operand(Format f, std::uint32_t bits, bool flush) { return flushed(decode(f, bits), f, flush); }
 
 int nominal_of(const Decoded& d, Format f) { return d.exponent + spec(f).frac_bits; }
 
@@ -236,13 +239,34 @@ int check_reference_call(const DatapathParams& p, const Instruction& in, std::sp
 }
 
 // An operand as the datapath sees it: unpacked to unpack_format (fp8 -> f16 is exact: a table),
-// then decoded, subnormals flushed where the model says so.
-Decoded seen_operand(Format storage, Format seen, std::uint32_t bits, bool flush) {
+// then decoded (flushing comes after).
+Decoded seen_operand(Format storage, Format seen, std::uint32_t bits) {
   if (storage != seen)
     bits = seen == Format::fp16 && (storage == Format::e4m3 || storage == Format::e5m2)
                ? detail::fp8_to_f16(storage, bits)
                : encode(seen, to_double(storage, bits));
-  return decode_operand(seen, bits, flush);
+  return decode(seen, bits);
+}
+
+// The 256 seen_operand results of an fp8 operand (as itself or unpacked to f16), or null for
+// other formats: decoding operand by operand was most of the reference's time, and fp8
+// instructions have the longest K.
+const Decoded* fp8_decodings(Format storage, Format seen) {
+  static const auto tables = [] {
+    std::array<std::array<Decoded, 256>, 4> t{};  // e4m3, e5m2; e4m3 -> f16, e5m2 -> f16
+    for (std::uint32_t v = 0; v < 256; ++v) {
+      t[0][v] = seen_operand(Format::e4m3, Format::e4m3, v);
+      t[1][v] = seen_operand(Format::e5m2, Format::e5m2, v);
+      t[2][v] = seen_operand(Format::e4m3, Format::fp16, v);
+      t[3][v] = seen_operand(Format::e5m2, Format::fp16, v);
+    }
+    return t;
+  }();
+  if (storage != Format::e4m3 && storage != Format::e5m2) return nullptr;
+  const std::size_t fmt = storage == Format::e4m3 ? 0 : 1;
+  if (seen == storage) return tables[fmt].data();
+  if (seen == Format::fp16) return tables[2 + fmt].data();
+  return nullptr;
 }
 
 // The datapath proper, for arguments check_reference_call accepted; `order` is
@@ -256,10 +280,15 @@ std::uint32_t reference_datapath(const DatapathParams& p, const Instruction& in,
   const std::uint32_t nan_out = canonical_nan(d_type);
 
   // Product order: pass by pass (one pass: 0..K-1); consecutive blocks of `block` in it.
+  // Operands as the datapath sees them (fa, fb: after unpack_format); fp8 ones by table.
   const Format fa = p.unpack_format.value_or(in.a_type), fb = p.unpack_format.value_or(in.b_type);
-  auto operand = [&](Format f, Format to, std::uint32_t bits) {
-    return seen_operand(f, to, bits, p.flush_subnormal_inputs);
+  const Decoded* const table_a = fp8_decodings(in.a_type, fa);
+  const Decoded* const table_b = fp8_decodings(in.b_type, fb);
+  auto operand = [&](Format storage, Format seen, const Decoded* table, std::uint32_t bits) {
+    return flushed(table ? table[bits & 0xffu] : seen_operand(storage, seen, bits), seen, p.flush_subnormal_inputs);
   };
+  auto operand_a = [&](std::uint32_t bits) { return operand(in.a_type, fa, table_a, bits); };
+  auto operand_b = [&](std::uint32_t bits) { return operand(in.b_type, fb, table_b, bits); };
 
   thread_local std::vector<Term> terms;  // reused: one allocation per thread, not per element
   terms.reserve(block + 1);
@@ -280,7 +309,7 @@ std::uint32_t reference_datapath(const DatapathParams& p, const Instruction& in,
     if (product_block && !in.block_scaled()) {
       for (int j = blk * block; j < std::min(k, (blk + 1) * block); ++j) {
         const int i = order[j];
-        add_product(operand(in.a_type, fa, a[i]), fa, operand(in.b_type, fb, b[i]), fb, terms, sp);
+        add_product(operand_a(a[i]), fa, operand_b(b[i]), fb, terms, sp);
         if (sp.nan) return nan_out;  // a NaN block makes D the canonical NaN, whatever follows
       }
     } else if (product_block) {
@@ -289,13 +318,12 @@ std::uint32_t reference_datapath(const DatapathParams& p, const Instruction& in,
         const int i0 = order[j];
         const Decoded sa = scale_of(in, scale_a, i0), sb = scale_of(in, scale_b, i0);
         if (group == 1) {
-          add_scaled_product(operand(in.a_type, fa, a[i0]), fa, operand(in.b_type, fb, b[i0]), fb, sa, sb, in.scale_type,
-                             terms, sp);
+          add_scaled_product(operand_a(a[i0]), fa, operand_b(b[i0]), fb, sa, sb, in.scale_type, terms, sp);
           continue;
         }
         for (int g = 0; g < group; ++g) {
-          ga[g] = operand(in.a_type, fa, a[order[j + g]]);
-          gb[g] = operand(in.b_type, fb, b[order[j + g]]);
+          ga[g] = operand_a(a[order[j + g]]);
+          gb[g] = operand_b(b[order[j + g]]);
         }
         add_scaled_group({ga, static_cast<std::size_t>(group)}, fa, {gb, static_cast<std::size_t>(group)}, fb, sa, sb,
                          in.scale_type, terms, sp);
