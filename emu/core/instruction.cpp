@@ -267,7 +267,8 @@ bool fp8_mma_runs_as_f16(int sm) {
 bool is_native(const Instruction& in, int sm) { return available_on(in, sm) && sm <= in.native_max_sm; }
 
 Instruction default_instruction(const OperandFormats& formats, int sm, std::optional<Family> family, int k) {
-  const auto [a, b, d, c] = formats;
+  const Format a = formats.a, b = formats.b, d = formats.d;  // not a structured binding: lambdas capture them
+  const std::optional<Format> c = formats.c;
   Family own = Family::mma;
   for (const OwnFamily& f : kOwnFamily)
     if (f.sm == sm) own = f.family;
