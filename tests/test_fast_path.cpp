@@ -90,6 +90,47 @@ TEST(FastPath, NormalInputsStayOnTheFastKernel) {
   }
 }
 
+// Every fp8 bit pattern of A against every one of B, as single elements of fp8 mma.sync on
+// sm_90 (operands widened to f16, two interleaved passes, C added last) and of sm_80's two
+// blocks of 8 (bf16: the pattern as the high byte). The pair sits at a k that moves with the
+// patterns, three more pattern pairs derived from it beside it, every other operand zero: so
+// subnormals set the alignment as often as normal numbers, and both passes and blocks see them.
+TEST(FastPath, EverySingleElementOperandPairEqualsReference) {
+  struct Case {
+    const char* name;
+    int sm;
+  };
+  for (const Case& cs : {Case{"mma.m16n8k32.f32.e4m3.e4m3.f32", 90}, Case{"mma.m16n8k32.f32.e5m2.e4m3.f32", 90},
+                         Case{"mma.m16n8k32.f16.e5m2.e5m2.f16", 90}, Case{"mma.m16n8k16.f32.bf16.bf16.f32", 80}}) {
+    const Instruction in = find_instruction(cs.name, cs.sm);
+    const MmaPlan plan = compile_plan(builtin_model(cs.sm), in);
+    ASSERT_TRUE(plan.fast) << cs.name;
+    const auto cases = generate(in, "normal", 64, 11);
+    const unsigned shift = in.a_type == Format::bf16 ? 8 : 0;
+    const auto k = static_cast<unsigned>(in.k);
+    std::size_t fast = 0;
+    for (unsigned x = 0; x < 256; ++x) {
+      for (unsigned y = 0; y < 256; ++y) {
+        const std::uint32_t c = cases[(x * 7 + y) % cases.size()].c;
+        std::vector<std::uint32_t> a(k, 0), b(k, 0);
+        for (unsigned j = 0; j < 4; ++j) {
+          const unsigned at = (x + y + j * (k / 4 + 1)) % k;
+          a[at] = ((x + 37 * j) % 256) << shift;
+          b[at] = ((y + 59 * j) % 256) << shift;
+        }
+        const std::uint32_t want = mma_element_reference(plan.params, in, a, b, c);
+        std::uint32_t d = 0;
+        if (mma_element_fast(plan, a, b, c, d)) {
+          ++fast;
+          ASSERT_EQ(d, want) << cs.name << " sm_" << cs.sm << " a pattern 0x" << std::hex << x << " b pattern 0x" << y;
+        }
+        ASSERT_EQ(mma_element(plan, a, b, c), want) << cs.name << " a pattern 0x" << std::hex << x << " b 0x" << y;
+      }
+    }
+    EXPECT_GT(fast, 256u * 256u / 4) << cs.name << ": the fast path must answer many pairs";
+  }
+}
+
 TEST(FastPath, DispatchTakesTheBestPathTheCpuHas) {
   __builtin_cpu_init();
   const bool forced = std::getenv("TCNUM_SIMD") != nullptr;

@@ -43,9 +43,11 @@ namespace avx512 {
 #if defined(__GNUC__) && !defined(__clang__)
 #define TCNUM_KERNEL_EMBEDDED_ROUNDING 1
 #define TCNUM_KERNEL_MASKED_LOAD 1
+#define TCNUM_KERNEL_LANE_PERMUTE 1
 #else
 #define TCNUM_KERNEL_EMBEDDED_ROUNDING 0
 #define TCNUM_KERNEL_MASKED_LOAD 0
+#define TCNUM_KERNEL_LANE_PERMUTE 0
 #endif
 // The common block layouts (8, 16, 32 products; one or two blocks) as compile-time shapes: here only, where the
 // speed is measured, to keep the build short.
@@ -53,6 +55,7 @@ namespace avx512 {
 #include "fast_kernel_body.inc"
 #undef TCNUM_KERNEL_EMBEDDED_ROUNDING
 #undef TCNUM_KERNEL_MASKED_LOAD
+#undef TCNUM_KERNEL_LANE_PERMUTE
 #undef TCNUM_KERNEL_SHAPES
 }  // namespace avx512
 #pragma GCC pop_options
@@ -62,10 +65,12 @@ namespace avx512 {
 namespace avx2 {
 #define TCNUM_KERNEL_EMBEDDED_ROUNDING 0
 #define TCNUM_KERNEL_MASKED_LOAD 0
+#define TCNUM_KERNEL_LANE_PERMUTE 0
 #define TCNUM_KERNEL_SHAPES 0
 #include "fast_kernel_body.inc"
 #undef TCNUM_KERNEL_EMBEDDED_ROUNDING
 #undef TCNUM_KERNEL_MASKED_LOAD
+#undef TCNUM_KERNEL_LANE_PERMUTE
 #undef TCNUM_KERNEL_SHAPES
 }  // namespace avx2
 #pragma GCC pop_options
@@ -73,10 +78,12 @@ namespace avx2 {
 namespace baseline {
 #define TCNUM_KERNEL_EMBEDDED_ROUNDING 0
 #define TCNUM_KERNEL_MASKED_LOAD 0
+#define TCNUM_KERNEL_LANE_PERMUTE 0
 #define TCNUM_KERNEL_SHAPES 0
 #include "fast_kernel_body.inc"
 #undef TCNUM_KERNEL_EMBEDDED_ROUNDING
 #undef TCNUM_KERNEL_MASKED_LOAD
+#undef TCNUM_KERNEL_LANE_PERMUTE
 #undef TCNUM_KERNEL_SHAPES
 }  // namespace baseline
 
