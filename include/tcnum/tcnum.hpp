@@ -13,6 +13,7 @@
 #include "tcnum/core/instruction.hpp"
 #include "tcnum/core/model.hpp"
 #include "tcnum/core/dot.hpp"
+#include "tcnum/core/schedule.hpp"
 #include "tcnum/core/gemm.hpp"
 #include "tcnum/core/plan.hpp"
 #include "tcnum/core/corpus.hpp"

@@ -91,7 +91,7 @@ ArrayOut mma_tiles_bits(const Model& model, const std::string& name, const BitsI
 // c: none = +0 everywhere (made here, saving Python an M×N array of zeros and its widening).
 ArrayOut gemm_bits(const Model& model, const std::string& name, const BitsIn& a, const BitsIn& b,
                    const std::optional<BitsIn>& c, int m, int n, int k, const std::vector<int>& k_order, int split_k,
-                   int threads) {
+                   int threads, const std::string& schedule_json) {
   const Instruction in = find_instruction(name, model.sm);
   const std::vector<std::uint32_t> av = widen(a, "a"), bv = widen(b, "b");
   const std::vector<std::uint32_t> cv =
@@ -102,6 +102,7 @@ ArrayOut gemm_bits(const Model& model, const std::string& name, const BitsIn& a,
   opt.k_order = k_order;
   opt.split_k = split_k;
   opt.threads = threads;  // 0: every core
+  if (!schedule_json.empty()) opt.schedule = parse_schedule(schedule_json);
   std::vector<std::uint32_t> d;
   {
     nb::gil_scoped_release unlocked;
@@ -167,7 +168,20 @@ NB_MODULE(_tcnum, m) {
   m.def("mma_tiles", &mma_tiles_bits, nb::arg("model"), nb::arg("instruction"), nb::arg("a"), nb::arg("b"), nb::arg("c"),
         nb::arg("tiles"));
   m.def("gemm", &gemm_bits, nb::arg("model"), nb::arg("instruction"), nb::arg("a"), nb::arg("b"), nb::arg("c").none(),
-        nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("k_order"), nb::arg("split_k"), nb::arg("threads"));
+        nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("k_order"), nb::arg("split_k"), nb::arg("threads"),
+        nb::arg("schedule_json"));
+  m.def("schedule_normalize", [](const std::string& text) { return schedule_to_json(parse_schedule(text)); },
+        nb::arg("json"), "The schedule parsed strictly and printed back with every field (throws ValueError).");
+  m.def("schedule_resolve", [](const std::string& text, const Model& model, const std::string& name, int k) {
+    const ResolvedSchedule r = resolve_schedule(parse_schedule(text), find_instruction(name, model.sm), k);
+    std::vector<std::vector<std::pair<int, int>>> slices;
+    for (const auto& slice : r.slices) {
+      slices.emplace_back();
+      for (const KStep& st : slice) slices.back().emplace_back(st.begin, st.length);
+    }
+    return slices;
+  }, nb::arg("json"), nb::arg("model"), nb::arg("instruction"), nb::arg("k"),
+        "Every slice's k-steps (begin, length) for K under an instruction.");
 
   bind_corpus(m);
   bind_compare(m);

@@ -15,11 +15,12 @@ from ._arrays import FORMATS, asarray, decode, encode, from_bits, to_bits
 from ._catalog import Instruction, arch_number, default_instruction, instruction, instructions, model, natural_instruction
 from ._corpus import CorpusCases, ReplayFailure, ReplayResult, read_corpus, replay
 from ._ops import GemmResult, gemm, mma, mma_element
+from ._schedule import Schedule
 
 __version__ = "0.1.0"
 
 __all__ = [
     "FORMATS", "CorpusCases", "GemmResult", "Instruction", "ReplayFailure", "ReplayResult", "arch_number", "asarray",
-    "decode", "encode", "from_bits", "gemm", "instruction", "instructions", "mma", "mma_element", "model",
+    "Schedule", "decode", "encode", "from_bits", "gemm", "instruction", "instructions", "mma", "mma_element", "model",
     "default_instruction", "natural_instruction", "read_corpus", "replay", "testing", "to_bits",
 ]

@@ -8,6 +8,7 @@ import numpy as np
 from . import _tcnum
 from ._arrays import FORMATS, as_bits, to_numpy, formats_of
 from ._catalog import Instruction, arch_number, default_instruction, instruction, resolve_model
+from ._schedule import Schedule, as_schedule
 
 _INPUT_FORMATS = ("bf16", "f16", "tf32", "e4m3", "e5m2", "e2m1", "e2m3", "e3m2")
 _ACC_FORMATS = ("f32", "f16")
@@ -15,18 +16,21 @@ _ACC_FORMATS = ("f32", "f16")
 
 class GemmResult(np.ndarray):
     """D as an ndarray of D's dtype, plus what computed it: .instruction (an Instruction),
-    .arch, .k_order (None = ascending) and .split_k. np.asarray(result) is a plain array."""
+    .arch, .k_order (None = ascending), .split_k and .schedule (a tcnum.Schedule or None).
+    np.asarray(result) is a plain array."""
 
     instruction: Instruction | None
     arch: str | None
     k_order: list | None
     split_k: int
+    schedule: Schedule | None
 
     def __array_finalize__(self, obj):
         self.instruction = getattr(obj, "instruction", None)
         self.arch = getattr(obj, "arch", None)
         self.k_order = getattr(obj, "k_order", None)
         self.split_k = getattr(obj, "split_k", 1)
+        self.schedule = getattr(obj, "schedule", None)
 
     def __reduce__(self):  # pickles as a plain ndarray (the metadata is descriptive only)
         return np.asarray(self).__reduce__()
@@ -46,16 +50,23 @@ def _model_sm(arch, model) -> tuple:
     return compiled, f"sm_{compiled.sm}"
 
 
-def gemm(a, b, c=None, *, instr=None, arch="sm_90", k_order=None, split_k=1, threads=None, model=None):
+def gemm(a, b, c=None, *, instr=None, arch="sm_90", k_order=None, split_k=1, schedule=None, threads=None,
+         model=None):
     """D = C + A·B computed bit for bit as a kernel made of one MMA instruction would.
 
     a: M×K, b: K×N, c: M×N or None (zeros of D's format). Inputs are arrays of
     ml_dtypes.bfloat16, float16, float8_e4m3fn/e5m2, float32 (tf32), or raw uint bits when
     instr is given. instr=None picks tcnum's default instruction for the dtypes on arch (see
     tcnum.default_instruction): D is f32 unless c is float16. k_order: the order of the
-    K/k k-steps (None = ascending); split_k: split-K slices summed in fp32; threads: None =
-    all cores. Returns a GemmResult (an ndarray of D's dtype) naming the instruction used.
+    K/k k-steps (None = ascending); split_k: split-K slices summed in fp32; schedule: the whole
+    schedule (a tcnum.Schedule, a dict or JSON: uneven slices, k-tiles with the partial tile
+    first, FP8 promotion, reduction trees, C after the reduction, tf32 operands rounded to
+    nearest even; docs/libraries.md), instead of k_order/split_k; threads: None = all cores.
+    Returns a GemmResult (an ndarray of D's dtype) naming the instruction used.
     """
+    sched = as_schedule(schedule)
+    if sched is not None and (k_order is not None or split_k != 1):
+        raise ValueError("give either schedule= or k_order=/split_k=, not both (a schedule has its own)")
     compiled, arch_name = _model_sm(arch, model)
     if instr is not None:
         ins = instruction(instr, compiled.sm)
@@ -88,10 +99,11 @@ def gemm(a, b, c=None, *, instr=None, arch="sm_90", k_order=None, split_k=1, thr
     if threads is not None and (not isinstance(threads, (int, np.integer)) or threads < 1):
         raise ValueError(f"threads must be None (all cores) or a positive int, got {threads!r}")
     d_bits = _tcnum.gemm(compiled, ins.name, a_bits, b_bits, c_bits, m, n, k, order, int(split_k),
-                         0 if threads is None else int(threads))
+                         0 if threads is None else int(threads), "" if sched is None else sched.to_json())
     out = _values(d_bits, ins.d).view(GemmResult)
     out.instruction, out.arch = ins, arch_name
     out.k_order, out.split_k = (None if k_order is None else order), int(split_k)
+    out.schedule = sched
     return out
 
 

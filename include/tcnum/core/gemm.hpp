@@ -1,10 +1,12 @@
 // GEMM level: any M×N×K computed as the device would with tiles of one instruction.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "tcnum/core/instruction.hpp"
 #include "tcnum/core/model.hpp"
+#include "tcnum/core/schedule.hpp"
 
 namespace tcnum {
 
@@ -17,6 +19,10 @@ struct GemmOptions {
   // (((p0 + p1) + p2) + ...) with IEEE fp32 round-to-nearest additions, as a CUDA-core
   // reduction kernel does; the sum is finally rounded to D's format (RNE) if D is f16.
   int split_k = 1;
+  // The whole schedule (tcnum/core/schedule.hpp): slices, k-tiles, promotion, the reduction
+  // tree, where C enters, tf32 operand rounding. When given, k_order and split_k must stay at
+  // their defaults (the schedule has its own).
+  std::optional<Schedule> schedule;
   // Worker threads: 0 = every core (std::thread::hardware_concurrency(), or TCNUM_THREADS from
   // the environment); results never depend on it.
   int threads = 0;

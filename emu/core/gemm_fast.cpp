@@ -1,0 +1,198 @@
+// The GEMM driver's fast engine: A and B decoded once into planes in run order and
+// product-schedule order, then 16 columns at a time through the compiled plan's chain kernel;
+// a lane the kernel hands back (NaN/Inf, subnormal or overflowing result) is recomputed for that
+// k-step by the reference datapath. Work is spread over threads by (row block, 16-column group);
+// every element is computed independently, so results do not depend on the thread count.
+#include <algorithm>
+#include <cmath>
+
+#include "tcnum/core/parallel.hpp"
+#include "fast_kernel.hpp"
+#include "gemm_call.hpp"
+
+namespace tcnum::detail {
+namespace {
+
+// The planes of one gemm call, kept per calling thread and reused by its next call (a kernel test
+// calls gemm many times): no zero-filling and no fresh pages per call. Released after a call
+// whose planes exceed kKeepBytes.
+struct PlaneStore {
+  std::vector<float> a_sig, a_near, b_sig, b_near;
+  std::vector<std::int32_t> a_exp, b_exp, a_max, b_max;
+  static constexpr std::size_t kKeepBytes = std::size_t{256} << 20;
+  void reserve(std::size_t a_planes, std::size_t b_planes, std::size_t a_blocks, std::size_t b_blocks) {
+    for (auto* v : {&a_sig, &a_near}) v->resize(std::max(v->size(), a_planes));
+    for (auto* v : {&b_sig, &b_near}) v->resize(std::max(v->size(), b_planes));
+    a_exp.resize(std::max(a_exp.size(), a_planes));
+    b_exp.resize(std::max(b_exp.size(), b_planes));
+    a_max.resize(std::max(a_max.size(), a_blocks));
+    b_max.resize(std::max(b_max.size(), b_blocks));
+  }
+  std::size_t bytes() const {
+    return 4 * (a_sig.size() + a_near.size() + b_sig.size() + b_near.size() + a_exp.size() + b_exp.size() + a_max.size() +
+                b_max.size());
+  }
+};
+PlaneStore& plane_store() {
+  thread_local PlaneStore store;
+  return store;
+}
+// Releases the calling thread's planes when they are large (run at the end of every gemm call).
+struct PlaneStoreTrim {
+  ~PlaneStoreTrim() {
+    if (plane_store().bytes() > PlaneStore::kKeepBytes) plane_store() = PlaneStore{};
+  }
+};
+
+// The decoded operands: per k-step position t of the call's steps, in.k slots in the plan's
+// product-schedule order; A as [row][t·k + slot], B as [group][t·k + slot][lane].
+class Planes {
+ public:
+  Planes(const GemmCall& call, const MmaPlan& plan) : call_(call), plan_(plan) {
+    const std::size_t S = call.steps.size(), blocks = plan.blocks.size(), Kp = S * call.ik;
+    store_.reserve(call.M * Kp, groups() * Kp * kLanes, call.M * S * blocks, groups() * S * blocks * kLanes);
+    const int workers = thread_count(call.threads, row_groups() + groups(), call.M * call.N * S);
+    parallel_for(row_groups(), workers, [&](std::size_t rg) { decode_a(rg); });
+    parallel_for(groups(), workers, [&](std::size_t g) { decode_b(g); });
+  }
+  std::size_t groups() const { return (call_.N + kLanes - 1) / kLanes; }
+  // Row i's planes at k-step t, and group g's.
+  OperandPlanes a_at(std::size_t i, std::size_t t) const {
+    const std::size_t o = i * kp() + t * call_.ik;
+    return {store_.a_sig.data() + o, store_.a_near.data() + o, store_.a_exp.data() + o,
+            store_.a_max.data() + (i * call_.steps.size() + t) * plan_.blocks.size()};
+  }
+  OperandPlanes b_at(std::size_t g, std::size_t t) const {
+    const std::size_t o = (g * kp() + t * call_.ik) * kLanes;
+    return {store_.b_sig.data() + o, store_.b_near.data() + o, store_.b_exp.data() + o,
+            store_.b_max.data() + (g * call_.steps.size() + t) * plan_.blocks.size() * kLanes};
+  }
+
+ private:
+  std::size_t row_groups() const { return (call_.M + kLanes - 1) / kLanes; }
+  std::size_t kp() const { return call_.steps.size() * call_.ik; }
+  // Source k of step t, slot kk; K where the slot is padding.
+  std::size_t source_k(std::size_t t, std::size_t kk) const {
+    const KStep& st = call_.steps[t];
+    const int slot = plan_.schedule[kk];
+    return slot < st.length ? static_cast<std::size_t>(st.begin + slot) : call_.K;
+  }
+  // A: 16 rows at a time as the 16 lanes, then each row's planes scattered to [row][k].
+  void decode_a(std::size_t rg) {
+    const std::size_t ik = call_.ik, blocks = plan_.blocks.size(), S = call_.steps.size(), K = call_.K;
+    std::vector<std::uint32_t> raw(ik * kLanes);
+    std::vector<float> sig(ik * kLanes), near(ik * kLanes);
+    std::vector<std::int32_t> exp(ik * kLanes), top(blocks * kLanes);
+    const std::size_t i0 = rg * kLanes, rows = std::min<std::size_t>(kLanes, call_.M - i0);
+    const float a_scale = std::ldexp(1.0f, plan_.product_shift);
+    for (std::size_t t = 0; t < S; ++t) {
+      for (std::size_t kk = 0; kk < ik; ++kk) {
+        const std::size_t src = source_k(t, kk);
+        for (std::size_t l = 0; l < kLanes; ++l)
+          raw[kk * kLanes + l] = l < rows && src < K ? call_.a[(i0 + l) * K + src] : call_.a_zero;
+      }
+      kernels().prepare_planes(plan_, call_.in.a_type, plan_.a_seen, a_scale, raw.data(), sig.data(), exp.data(),
+                               near.data(), top.data());
+      for (std::size_t l = 0; l < rows; ++l) {
+        const std::size_t at = (i0 + l) * kp() + t * ik;
+        for (std::size_t kk = 0; kk < ik; ++kk) {
+          store_.a_sig[at + kk] = sig[kk * kLanes + l];
+          store_.a_exp[at + kk] = exp[kk * kLanes + l];
+          store_.a_near[at + kk] = near[kk * kLanes + l];
+        }
+        for (std::size_t bi = 0; bi < blocks; ++bi) store_.a_max[((i0 + l) * S + t) * blocks + bi] = top[bi * kLanes + l];
+      }
+    }
+  }
+  // B: 16 columns at a time, already in the kernel's [k][lane] layout.
+  void decode_b(std::size_t g) {
+    const std::size_t ik = call_.ik, S = call_.steps.size(), K = call_.K, N = call_.N;
+    std::vector<std::uint32_t> raw(ik * kLanes);
+    const std::size_t j0 = g * kLanes, lanes = std::min<std::size_t>(kLanes, N - j0);
+    for (std::size_t t = 0; t < S; ++t) {
+      for (std::size_t kk = 0; kk < ik; ++kk) {
+        const std::size_t src = source_k(t, kk);
+        for (std::size_t l = 0; l < kLanes; ++l)
+          raw[kk * kLanes + l] = l < lanes && src < K ? call_.b[src * N + j0 + l] : call_.b_zero;
+      }
+      const std::size_t at = (g * kp() + t * ik) * kLanes;
+      kernels().prepare_planes(plan_, call_.in.b_type, plan_.b_seen, 1.0f, raw.data(), store_.b_sig.data() + at,
+                               store_.b_exp.data() + at, store_.b_near.data() + at,
+                               store_.b_max.data() + ((g * S + t) * plan_.blocks.size()) * kLanes);
+    }
+  }
+
+  const GemmCall& call_;
+  const MmaPlan& plan_;
+  PlaneStore& store_ = plane_store();
+};
+
+// Runs rows [i0, i0 + rows) (rows <= kMaxChainRows, in lockstep) × the 16 lanes of group g
+// through k-steps [t, t_end); the step at `c_step` (or none: -1) takes C. Lanes the kernel hands
+// back take the reference for that one step, then the kernel resumes. acc: rows × 16 values.
+void advance(const GemmCall& call, const Planes& planes, const MmaPlan& first, const MmaPlan& rest, std::size_t i0,
+             int rows, std::size_t g, std::uint32_t* acc, int c_step, int t, int t_end) {
+  const std::size_t j0 = g * kLanes, lanes = std::min<std::size_t>(kLanes, call.N - j0);
+  while (t < t_end) {
+    const auto ts = static_cast<std::size_t>(t);
+    OperandPlanes a_rows[kMaxChainRows];
+    for (int r = 0; r < rows; ++r) a_rows[r] = planes.a_at(i0 + static_cast<std::size_t>(r), ts);
+    std::uint32_t failed[kMaxChainRows] = {};
+    t += kernels().gemm_chain(t == c_step ? first : rest, rest, rows, t_end - t, a_rows, planes.b_at(g, ts), acc, failed);
+    if (t == t_end) break;
+    for (int r = 0; r < rows; ++r)
+      for (std::size_t l = 0; l < lanes; ++l)
+        if ((failed[r] >> l) & 1u) {
+          std::uint32_t& x = acc[static_cast<std::size_t>(r) * kLanes + l];
+          x = call.reference_step(i0 + static_cast<std::size_t>(r), j0 + l, t, t == c_step, x);
+        }
+    ++t;
+  }
+}
+
+}  // namespace
+
+int thread_count(int requested, std::size_t tasks, std::size_t calls) {
+  constexpr std::size_t kCallsPerThread = 4096;  // below this, threads cost more than they save
+  return std::max(1, std::min<int>(resolve_threads(requested),
+                                   static_cast<int>(std::min<std::size_t>(tasks, calls / kCallsPerThread))));
+}
+
+void run_fast(const GemmCall& call, const MmaPlan& first, const MmaPlan& rest, std::uint32_t* d) {
+  const PlaneStoreTrim trim_planes_on_return;
+  const Planes planes(call, first);
+  const std::size_t M = call.M, N = call.N, groups = planes.groups(), n_chains = call.chains.size();
+  // Cache blocking: a task is up to kRows rows × one group of 16 columns; the k-steps go in
+  // chunks whose B planes (about 16 KiB) stay in L1 while every row of the task runs them.
+  constexpr std::size_t kRows = 16;
+  const int chunk = std::max(1, static_cast<int>(16384 / (call.ik * kLanes * 8)));
+  const std::size_t row_blocks = (M + kRows - 1) / kRows;
+  auto task = [&](std::size_t task_index) {
+    const std::size_t g = task_index % groups, i0 = task_index / groups * kRows, rows = std::min(kRows, M - i0);
+    const std::size_t j0 = g * kLanes, lanes = std::min<std::size_t>(kLanes, N - j0);
+    std::uint32_t acc[kRows][kLanes];
+    std::vector<std::uint32_t> results(rows * kLanes * n_chains);  // [row][lane][chain]
+    for (std::size_t ch = 0; ch < n_chains; ++ch) {
+      const Chain& chain = call.chains[ch];
+      for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t l = 0; l < kLanes; ++l)
+          acc[r][l] = chain.from_c && l < lanes ? call.c[(i0 + r) * N + j0 + l] : call.d_zero;
+      const int c_step = chain.from_c ? chain.begin : -1;
+      for (int t0 = chain.begin; t0 < chain.end; t0 += chunk) {
+        const int t1 = std::min(t0 + chunk, chain.end);
+        for (std::size_t r = 0; r < rows; r += kMaxChainRows)
+          advance(call, planes, first, rest, i0 + r, static_cast<int>(std::min<std::size_t>(kMaxChainRows, rows - r)), g,
+                  acc[r], c_step, t0, t1);
+      }
+      for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t l = 0; l < lanes; ++l) results[(r * kLanes + l) * n_chains + ch] = acc[r][l];
+    }
+    for (std::size_t r = 0; r < rows; ++r)
+      for (std::size_t l = 0; l < lanes; ++l)
+        d[(i0 + r) * N + j0 + l] = call.combine(results.data() + (r * kLanes + l) * n_chains, call.c[(i0 + r) * N + j0 + l]);
+  };
+  const std::size_t calls = M * N * call.steps.size();
+  parallel_for(row_blocks * groups, thread_count(call.threads, row_blocks * groups, calls / kRows), task);
+}
+
+}  // namespace tcnum::detail

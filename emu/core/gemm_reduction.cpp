@@ -1,0 +1,64 @@
+// What a GEMM call does around its chains (tcnum/core/schedule.hpp): the reference k-step, and
+// an element's chain results combined into D: promotion into fp32, the slices' reduction, C.
+#include <cmath>
+
+#include "tcnum/core/dot.hpp"
+#include "gemm_call.hpp"
+
+namespace tcnum::detail {
+namespace {
+
+// fp32 round-to-nearest-even sum of two values held exactly in doubles. Each input is an fp32
+// (or f16) value, so rounding the double sum first to double then to fp32 equals one correct
+// rounding (53 >= 2·24 + 2).
+double add_f32(double x, double y) { return to_double(Format::fp32, encode(Format::fp32, x + y)); }
+
+double add_in(Format f, double x, double y) { return to_double(f, encode(f, x + y)); }
+
+}  // namespace
+
+std::uint32_t GemmCall::reference_step(std::size_t i, std::size_t j, int t, bool from_c, std::uint32_t acc) const {
+  const KStep& step = steps[static_cast<std::size_t>(t)];
+  const auto off = static_cast<std::size_t>(step.begin), len = static_cast<std::size_t>(step.length);
+  thread_local std::vector<std::uint32_t> arow, bcol;  // this k-step's A row and B column, zero-padded
+  arow.resize(ik);
+  bcol.resize(ik);
+  for (std::size_t kk = 0; kk < ik; ++kk) {
+    arow[kk] = kk < len ? a[i * K + off + kk] : a_zero;
+    bcol[kk] = kk < len ? b[(off + kk) * N + j] : b_zero;
+  }
+  const Instruction& which = from_c ? in : chained;
+  if (scales == nullptr) return mma_element_reference(params, which, arow, bcol, acc);
+  const auto per = static_cast<std::size_t>(in.scales_per_row()), s0 = off / static_cast<std::size_t>(in.scale_block);
+  return mma_element_reference(params, which, arow, bcol, acc, {scales->a.data() + i * scales_per_k + s0, per},
+                               {scale_bt.data() + j * scales_per_k + s0, per});
+}
+
+std::uint32_t GemmCall::combine(const std::uint32_t* results, std::uint32_t c_bits) const {
+  if (single_chain()) return results[0];
+  const Format d = in.d_type;
+  // Each slice's partial: its chains added in fp32 (promotion), or its one chain as it is.
+  thread_local std::vector<double> partial, stack;
+  partial.assign(schedule.slices.size(), 0.0);
+  for (std::size_t ch = 0; ch < chains.size(); ++ch) {
+    const auto s = static_cast<std::size_t>(chains[ch].slice);
+    const double v = to_double(d, results[ch]);  // f16 and fp32 values are exact in fp32
+    partial[s] = ch == 0 || chains[ch - 1].slice != chains[ch].slice ? v : add_f32(partial[s], v);
+  }
+  stack.clear();
+  for (const int op : schedule.reduction_tree) {
+    if (op >= 0) {
+      stack.push_back(partial[static_cast<std::size_t>(op)]);
+      continue;
+    }
+    const double right = stack.back();
+    stack.pop_back();
+    stack.back() = schedule.reduction_format == ReductionFormat::fp32 ? add_f32(stack.back(), right)
+                                                                       : add_in(d, stack.back(), right);
+  }
+  double sum = stack.back();
+  if (schedule.c_entry == CEntry::after_reduction) sum = add_f32(sum, to_double(in.c_type, c_bits));
+  return encode(d, sum, Rounding::nearest_even);  // NaN -> canonical; f16: RNE, overflow -> Inf
+}
+
+}  // namespace tcnum::detail

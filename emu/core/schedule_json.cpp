@@ -1,0 +1,159 @@
+// Schedules as JSON (docs/libraries.md, "The schedule language"): strict parsing, every error
+// names its key, duplicate and unknown keys are errors; printing gives what parsing reads back.
+#include <limits>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tcnum/core/schedule.hpp"
+
+namespace tcnum {
+namespace {
+
+using json = nlohmann::json;
+
+[[noreturn]] void fail(const std::string& why) { throw std::invalid_argument("tcnum schedule JSON: " + why); }
+
+// Parses with every object's keys checked for duplicates (nlohmann keeps the last silently).
+json parse_strict(const std::string& text) {
+  std::vector<std::set<std::string>> keys;
+  const json::parser_callback_t check = [&](int, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start) keys.emplace_back();
+    else if (event == json::parse_event_t::object_end) keys.pop_back();
+    else if (event == json::parse_event_t::key && !keys.back().insert(parsed.get<std::string>()).second)
+      fail("duplicate key \"" + parsed.get<std::string>() + "\"");
+    return true;
+  };
+  try {
+    return json::parse(text, check);
+  } catch (const json::exception& e) {
+    fail(std::string("not valid JSON: ") + e.what());
+  }
+}
+
+int as_int(const json& v, const std::string& key, int lo, int hi) {
+  if (!v.is_number_integer()) fail("\"" + key + "\" must be an integer, got " + v.dump());
+  const auto x = v.get<long long>();
+  if (x < lo || x > hi) fail("\"" + key + "\" = " + std::to_string(x) + " is outside " + std::to_string(lo) + ".." + std::to_string(hi));
+  return static_cast<int>(x);
+}
+
+std::vector<int> int_list(const json& v, const std::string& key, int lo) {
+  if (!v.is_array()) fail("\"" + key + "\" must be a list of integers, got " + v.dump());
+  std::vector<int> out;
+  for (const json& x : v) out.push_back(as_int(x, key + "[]", lo, std::numeric_limits<int>::max()));
+  return out;
+}
+
+template <class E>
+E as_enum(const json& v, const std::string& key, std::initializer_list<std::pair<const char*, E>> names) {
+  std::string valid;
+  for (const auto& [name, value] : names) {
+    if (v.is_string() && v.get<std::string>() == name) return value;
+    valid += std::string(valid.empty() ? "" : ", ") + "\"" + name + "\"";
+  }
+  fail("\"" + key + "\" = " + v.dump() + " is not one of " + valid);
+}
+
+// A tree of nested pairs [[0, 1], [2, 3]] -> postfix 0 1 -1 2 3 -1 -1.
+void tree_to_postfix(const json& v, std::vector<int>& out, int depth) {
+  if (depth > 64) fail("\"reduction_tree\" is nested deeper than 64");
+  if (v.is_array()) {
+    if (v.size() != 2) fail("\"reduction_tree\": every node is a pair [left, right], got " + v.dump());
+    tree_to_postfix(v[0], out, depth + 1);
+    tree_to_postfix(v[1], out, depth + 1);
+    out.push_back(-1);
+    return;
+  }
+  out.push_back(as_int(v, "reduction_tree", 0, std::numeric_limits<int>::max()));
+}
+
+json postfix_to_tree(const std::vector<int>& program) {
+  std::vector<json> stack;
+  for (const int op : program) {
+    if (op >= 0) {
+      stack.emplace_back(op);
+      continue;
+    }
+    if (stack.size() < 2) fail("reduction_tree is not a binary tree");
+    json right = std::move(stack.back());
+    stack.pop_back();
+    stack.back() = json::array({std::move(stack.back()), std::move(right)});
+  }
+  if (stack.size() != 1) fail("reduction_tree is not one tree");
+  return stack.front();
+}
+
+constexpr std::initializer_list<std::pair<const char*, SliceRule>> kSliceRules = {
+    {"balanced_steps", SliceRule::balanced_steps}, {"whole_tiles", SliceRule::whole_tiles}};
+constexpr std::initializer_list<std::pair<const char*, PartialTile>> kPartial = {{"last", PartialTile::last},
+                                                                                 {"first", PartialTile::first}};
+constexpr std::initializer_list<std::pair<const char*, ReductionFormat>> kReductionFormats = {
+    {"f32", ReductionFormat::fp32}, {"d", ReductionFormat::d}};
+constexpr std::initializer_list<std::pair<const char*, CEntry>> kCEntry = {{"first_slice", CEntry::first_slice},
+                                                                           {"after_reduction", CEntry::after_reduction}};
+constexpr std::initializer_list<std::pair<const char*, Tf32Operands>> kTf32 = {
+    {"truncate", Tf32Operands::truncate}, {"nearest_even", Tf32Operands::nearest_even}};
+
+template <class E>
+const char* name_in(std::initializer_list<std::pair<const char*, E>> names, E value) {
+  for (const auto& [name, v] : names)
+    if (v == value) return name;
+  return "?";
+}
+
+void read_key(Schedule& s, const std::string& key, const json& v) {
+  constexpr int kMax = std::numeric_limits<int>::max();
+  if (key == "version") as_int(v, key, 1, 1);
+  else if (key == "split_k") s.split_k = as_int(v, key, 1, kMax);
+  else if (key == "slice_rule") s.slice_rule = as_enum(v, key, kSliceRules);
+  else if (key == "slice_bounds") s.slice_bounds = int_list(v, key, 0);
+  else if (key == "tile_k") s.tile_k = as_int(v, key, 0, kMax);
+  else if (key == "partial_tile") s.partial = as_enum(v, key, kPartial);
+  else if (key == "k_order") s.k_order = int_list(v, key, 0);
+  else if (key == "promotion") s.promotion = as_int(v, key, 0, kMax);
+  else if (key == "reduction_tree") tree_to_postfix(v, s.reduction_tree, 0);
+  else if (key == "reduction_format") s.reduction_format = as_enum(v, key, kReductionFormats);
+  else if (key == "c") s.c_entry = as_enum(v, key, kCEntry);
+  else if (key == "tf32_operands") s.tf32_operands = as_enum(v, key, kTf32);
+  else if (key == "note") {
+    if (!v.is_string()) fail("\"note\" must be a string");
+    s.note = v.get<std::string>();
+  } else
+    fail("unknown key \"" + key +
+         "\" (valid: version, split_k, slice_rule, slice_bounds, tile_k, partial_tile, k_order, promotion, "
+         "reduction_tree, reduction_format, c, tf32_operands, note)");
+}
+
+}  // namespace
+
+Schedule parse_schedule(const std::string& text) {
+  const json j = parse_strict(text);
+  if (!j.is_object()) fail("a schedule is a JSON object, got " + j.dump());
+  Schedule s;
+  for (const auto& [key, value] : j.items()) read_key(s, key, value);
+  return s;
+}
+
+std::string schedule_to_json(const Schedule& s) {
+  json j = json::object();
+  j["version"] = 1;
+  j["split_k"] = s.split_k;
+  j["slice_rule"] = name_in(kSliceRules, s.slice_rule);
+  if (!s.slice_bounds.empty()) j["slice_bounds"] = s.slice_bounds;
+  j["tile_k"] = s.tile_k;
+  j["partial_tile"] = name_in(kPartial, s.partial);
+  if (!s.k_order.empty()) j["k_order"] = s.k_order;
+  j["promotion"] = s.promotion;
+  if (!s.reduction_tree.empty()) j["reduction_tree"] = postfix_to_tree(s.reduction_tree);
+  j["reduction_format"] = name_in(kReductionFormats, s.reduction_format);
+  j["c"] = name_in(kCEntry, s.c_entry);
+  j["tf32_operands"] = name_in(kTf32, s.tf32_operands);
+  if (!s.note.empty()) j["note"] = s.note;
+  return j.dump();
+}
+
+}  // namespace tcnum

@@ -1,0 +1,98 @@
+// A GEMM schedule: what a kernel does around its MMA instruction, as data.
+//
+// tcnum::gemm computes each output element as chains of instruction k-steps. A schedule says
+//   * how K is cut into slices (split-K): a count (balanced k-steps, or whole k-tiles per
+//     slice with a short last slice, as cuBLAS's split-K kernels do) or explicit boundaries;
+//   * how each slice is cut into k-steps: in k-tiles of tile_k, with the partial tile first
+//     (CUTLASS 2.x) or last (zero padding at the end), each tile in instruction steps of in.k;
+//   * promotion: within a slice, a tensor-core chain of `promotion` k-steps is added into an
+//     fp32 accumulator (CUDA-core FADD), as CUTLASS's and cuBLASLt's FP8 kernels do;
+//   * the reduction of the slices' partials: sequential in slice order, or an explicit binary
+//     tree, with fp32 or D-format additions; where C enters (as slice 0's MMA C, or added
+//     after the reduction);
+//   * how f32 operands become tf32 (truncated, as the instruction reads them, or rounded to
+//     nearest even first, as cuBLAS's TF32 kernels do).
+// GemmOptions{k_order, split_k} are special cases (schedule_from_options).
+//
+// A schedule is K-independent unless it names explicit boundaries; resolve_schedule() turns it
+// into the explicit k-steps of one call (ResolvedSchedule), which the GEMM driver interprets.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tcnum/core/instruction.hpp"
+
+namespace tcnum {
+
+struct GemmOptions;
+
+// How split_k slices are sized when no explicit boundaries are given.
+enum class SliceRule : std::uint8_t {
+  balanced_steps,  // steps/S k-steps each, the first steps % S one longer (tcnum's split_k)
+  whole_tiles,     // ceil(tiles/S) k-tiles each, the last slice short (cuBLAS splitK)
+};
+enum class PartialTile : std::uint8_t { last, first };
+enum class ReductionFormat : std::uint8_t { fp32, d };      // additions of the partials
+enum class CEntry : std::uint8_t { first_slice, after_reduction };
+enum class Tf32Operands : std::uint8_t { truncate, nearest_even };
+
+struct Schedule {
+  // --- slices -----------------------------------------------------------------------------
+  int split_k = 1;                                 // slice count (ignored with slice_bounds)
+  SliceRule slice_rule = SliceRule::balanced_steps;
+  std::vector<int> slice_bounds;                   // explicit: 0 = b0 < b1 < ... < bS = K
+  // --- k-steps inside a slice ---------------------------------------------------------------
+  int tile_k = 0;                                  // the kernel's k-tile, a multiple of in.k; 0 = in.k
+  PartialTile partial = PartialTile::last;
+  std::vector<int> k_order;                        // permutation of the k-steps (one ascending tiling only)
+  // --- accumulation ---------------------------------------------------------------------------
+  int promotion = 0;                               // k-steps per chain before an fp32 add; 0 = never
+  // Postfix program over the slices' partials: s >= 0 pushes partial s, -1 pops two and pushes
+  // their sum (first popped is the right operand). Empty: sequential (((p0 + p1) + p2) + ...).
+  std::vector<int> reduction_tree;
+  ReductionFormat reduction_format = ReductionFormat::fp32;
+  CEntry c_entry = CEntry::first_slice;
+  Tf32Operands tf32_operands = Tf32Operands::truncate;
+  // Free text: where the schedule comes from (a library plan's provenance); not interpreted.
+  std::string note;
+
+  bool operator==(const Schedule&) const = default;
+};
+
+// One instruction k-step: source k in [begin, begin + length), zero-padded up to in.k.
+struct KStep {
+  int begin = 0;
+  int length = 0;
+  bool operator==(const KStep&) const = default;
+};
+
+// A schedule made explicit for one call: the k-steps of every slice in the order they run.
+struct ResolvedSchedule {
+  std::vector<std::vector<KStep>> slices;
+  int promotion = 0;
+  std::vector<int> reduction_tree;  // never empty: the sequential program is written out
+  ReductionFormat reduction_format = ReductionFormat::fp32;
+  CEntry c_entry = CEntry::first_slice;
+  Tf32Operands tf32_operands = Tf32Operands::truncate;
+};
+
+// The schedule GemmOptions{k_order, split_k} has always meant.
+Schedule schedule_from_options(const GemmOptions& opt);
+
+// Explicit k-steps for K and instruction `in`. Throws std::invalid_argument naming the field
+// on anything inconsistent (bounds not increasing or not ending at K, tile_k not a multiple of
+// in.k, k_order not a permutation, a tree that is not a binary tree over every slice once, ...).
+ResolvedSchedule resolve_schedule(const Schedule& s, const Instruction& in, int k);
+// resolve_schedule's checks alone, in time and memory independent of K (for calls with an empty D).
+void check_schedule(const Schedule& s, const Instruction& in, int k);
+
+// JSON (docs/libraries.md, "The schedule language"). parse_schedule throws
+// std::invalid_argument naming the key on unknown keys, duplicate keys, wrong types or values.
+Schedule parse_schedule(const std::string& json_text);
+std::string schedule_to_json(const Schedule& s);
+
+// tf32 bits rounded to nearest even at tf32's precision (10 fraction bits; NaN and Inf kept).
+std::uint32_t round_tf32(std::uint32_t f32_bits);
+
+}  // namespace tcnum

@@ -1,0 +1,101 @@
+"""GEMM schedules: what a kernel does around its MMA instruction, as data (docs/libraries.md).
+
+    s = tcnum.Schedule(split_k=6, slice_rule="whole_tiles", tile_k=64)   # cuBLAS-style split-K
+    d = tcnum.gemm(a, b, schedule=s)
+    s.to_json()                                   # the same schedule as JSON
+    tcnum.Schedule.from_json('{"promotion": 4}')  # FP8 promotion every 4 k-steps
+
+Every field is checked by the C++ parser that tcnum::parse_schedule uses, so a Schedule that
+constructs is one tcnum.gemm accepts (up to the K-dependent checks: resolve() makes them).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, fields
+
+from . import _tcnum
+from ._catalog import resolve_model
+
+def _tuple_tree(tree):
+    return tuple(_tuple_tree(t) for t in tree) if isinstance(tree, (list, tuple)) else int(tree)
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """A GEMM schedule (docs/libraries.md, "The schedule language").
+
+    split_k, slice_rule ("balanced_steps" | "whole_tiles"), slice_bounds (explicit k boundaries
+    0 < ... < K), tile_k (the kernel's k-tile; 0 = the instruction's k), partial_tile ("last" |
+    "first": where a partial k-tile goes), k_order (a permutation of the k-steps), promotion
+    (k-steps per tensor-core chain before an fp32 add; 0 = none), reduction_tree (nested pairs of
+    slice indices, e.g. ((0, 1), (2, 3)); None = sequential), reduction_format ("f32" | "d"),
+    c ("first_slice" | "after_reduction"), tf32_operands ("truncate" | "nearest_even"), note.
+    """
+
+    split_k: int = 1
+    slice_rule: str = "balanced_steps"
+    slice_bounds: tuple | None = None
+    tile_k: int = 0
+    partial_tile: str = "last"
+    k_order: tuple | None = None
+    promotion: int = 0
+    reduction_tree: tuple | None = None
+    reduction_format: str = "f32"
+    c: str = "first_slice"
+    tf32_operands: str = "truncate"
+    note: str = ""
+
+    def __post_init__(self):
+        for name in ("slice_bounds", "k_order"):
+            v = getattr(self, name)
+            if v is not None:
+                object.__setattr__(self, name, tuple(v))
+        if self.reduction_tree is not None:
+            object.__setattr__(self, "reduction_tree", _tuple_tree(self.reduction_tree))
+        _tcnum.schedule_normalize(self._json_text())  # raises ValueError naming the field
+
+    def _as_dict(self) -> dict:
+        out = {}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if v is None or (f.name == "note" and not v):
+                continue
+            out[f.name] = v
+        return out
+
+    def _json_text(self) -> str:
+        return json.dumps(self._as_dict())
+
+    def to_json(self) -> str:
+        """Every field as JSON, as tcnum::schedule_to_json prints it."""
+        return _tcnum.schedule_normalize(self._json_text())
+
+    @classmethod
+    def from_json(cls, text) -> "Schedule":
+        """A schedule from JSON text or a dict (unknown or duplicate keys are errors)."""
+        if isinstance(text, dict):
+            text = json.dumps(text)
+        if not isinstance(text, str):
+            raise TypeError(f"Schedule.from_json takes a JSON string or a dict, got {type(text).__name__}")
+        data = json.loads(_tcnum.schedule_normalize(text))
+        data.pop("version", None)
+        return cls(**data)
+
+    def resolve(self, instr, k: int, arch: str = "sm_90") -> list:
+        """Every slice's k-steps as (begin, length) pairs for K under an instruction."""
+        compiled = resolve_model(arch, None)
+        name = instr if isinstance(instr, str) else instr.name
+        return [list(map(tuple, s)) for s in _tcnum.schedule_resolve(self._json_text(), compiled, name, int(k))]
+
+
+def as_schedule(schedule) -> Schedule | None:
+    """None, a Schedule, a dict or JSON text -> a Schedule (or None)."""
+    if schedule is None or isinstance(schedule, Schedule):
+        return schedule
+    if isinstance(schedule, (dict, str)):
+        return Schedule.from_json(schedule)
+    raise TypeError(f"schedule must be a tcnum.Schedule, a dict or JSON text, got {type(schedule).__name__}")
+
+
+__all__ = ["Schedule", "as_schedule"]

@@ -1,0 +1,326 @@
+// GEMM schedules (tcnum/core/schedule.hpp): resolution, JSON, and the laws that tie a schedule
+// to what it generalises — each side computed independently:
+//   * a one-slice ascending schedule is today's gemm; GemmOptions{k_order, split_k} is its schedule;
+//   * a sequential slice reduction is gemm per slice (on the sub-matrices) plus fp32 additions;
+//   * a reduction tree is the same partials added in the tree's order;
+//   * promotion every n k-steps is one slice per n k-steps;
+//   * the partial k-tile first is gemm on operands with zeros inserted after the partial tile;
+//   * C after the reduction is gemm from +0 plus one fp32 addition of C;
+//   * tf32 operands rounded to nearest even are gemm on operands rounded by encode();
+//   * the fast engine equals the reference datapath under random schedules.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <random>
+
+#include "tcnum/core/format.hpp"
+#include "tcnum/core/gemm.hpp"
+#include "tcnum/core/schedule.hpp"
+
+namespace tcnum {
+namespace {
+
+struct Operands {
+  int m, n, k;
+  std::vector<std::uint32_t> a, b, c;
+};
+
+// Finite values N(0,1)·2^U(-spread, spread) rounded into each operand's format.
+Operands random_operands(const Instruction& in, int m, int n, int k, std::uint32_t seed, int spread = 4) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> normal;
+  std::uniform_int_distribution<int> exponent(-spread, spread);
+  auto draw = [&](Format f, std::size_t count) {
+    std::vector<std::uint32_t> v(count);
+    for (auto& x : v) {
+      const bool fp8 = f == Format::e4m3 || f == Format::e5m2;
+      x = encode(f, std::ldexp(normal(rng), exponent(rng)), Rounding::nearest_even, fp8);
+    }
+    return v;
+  };
+  const auto M = static_cast<std::size_t>(m), N = static_cast<std::size_t>(n), K = static_cast<std::size_t>(k);
+  return {m, n, k, draw(in.a_type, M * K), draw(in.b_type, K * N), draw(in.c_type, M * N)};
+}
+
+std::vector<std::uint32_t> run(const Instruction& in, const Operands& x, const GemmOptions& opt = {}) {
+  return gemm(builtin_model(90), in, x.m, x.n, x.k, x.a, x.b, x.c, opt);
+}
+
+GemmOptions with(const Schedule& s) {
+  GemmOptions opt;
+  opt.schedule = s;
+  return opt;
+}
+
+// Columns [k0, k1) of A and rows [k0, k1) of B: the operands of one slice.
+Operands k_range(const Operands& x, int k0, int k1, bool keep_c) {
+  Operands s{x.m, x.n, k1 - k0, {}, {}, keep_c ? x.c : std::vector<std::uint32_t>(x.c.size(), 0)};
+  for (int i = 0; i < x.m; ++i)
+    for (int k = k0; k < k1; ++k) s.a.push_back(x.a[static_cast<std::size_t>(i * x.k + k)]);
+  for (int k = k0; k < k1; ++k)
+    for (int j = 0; j < x.n; ++j) s.b.push_back(x.b[static_cast<std::size_t>(k * x.n + j)]);
+  return s;
+}
+
+float f32(std::uint32_t bits) { return std::bit_cast<float>(bits); }
+
+const Instruction& bf16_mma() {
+  static const Instruction in = find_instruction("mma.m16n8k16.f32.bf16.bf16.f32", 90);
+  return in;
+}
+
+TEST(Schedule, OneAscendingSliceIsTodaysGemm) {
+  const Instruction& in = bf16_mma();
+  const Operands x = random_operands(in, 7, 19, 77, 1);
+  Schedule s;
+  s.slice_bounds = {0, 77};
+  s.tile_k = in.k;
+  EXPECT_EQ(run(in, x, with(s)), run(in, x));
+  EXPECT_EQ(run(in, x, with(Schedule{})), run(in, x));
+  GemmOptions legacy;
+  legacy.split_k = 3;
+  legacy.k_order = {4, 3, 2, 1, 0};
+  EXPECT_EQ(run(in, x, with(schedule_from_options(legacy))), run(in, x, legacy));
+}
+
+TEST(Schedule, SequentialSlicesArePerSliceGemmsPlusFp32Additions) {
+  const Instruction& in = bf16_mma();
+  const Operands x = random_operands(in, 5, 9, 100, 2, 12);
+  Schedule s;
+  s.slice_bounds = {0, 37, 64, 65, 100};  // unaligned: every slice zero-pads its own last step
+  const auto d = run(in, x, with(s));
+  std::vector<std::vector<std::uint32_t>> parts;
+  for (std::size_t i = 0; i + 1 < s.slice_bounds.size(); ++i)
+    parts.push_back(run(in, k_range(x, s.slice_bounds[i], s.slice_bounds[i + 1], i == 0)));
+  for (std::size_t e = 0; e < d.size(); ++e) {
+    float sum = f32(parts[0][e]);
+    for (std::size_t p = 1; p < parts.size(); ++p) sum += f32(parts[p][e]);
+    ASSERT_EQ(d[e], std::bit_cast<std::uint32_t>(sum)) << "element " << e;
+  }
+}
+
+TEST(Schedule, ReductionTreeAddsInItsOrder) {
+  const Instruction& in = bf16_mma();
+  const Operands x = random_operands(in, 4, 8, 128, 3, 12);
+  Schedule s;
+  s.split_k = 4;
+  s.reduction_tree = {0, 1, -1, 2, 3, -1, -1};  // (p0 + p1) + (p2 + p3), XLA's at 512³
+  const auto d = run(in, x, with(s));
+  std::vector<std::vector<std::uint32_t>> p;
+  for (int i = 0; i < 4; ++i) p.push_back(run(in, k_range(x, 32 * i, 32 * (i + 1), i == 0)));
+  for (std::size_t e = 0; e < d.size(); ++e) {
+    const float want = (f32(p[0][e]) + f32(p[1][e])) + (f32(p[2][e]) + f32(p[3][e]));
+    ASSERT_EQ(d[e], std::bit_cast<std::uint32_t>(want)) << "element " << e;
+  }
+}
+
+TEST(Schedule, PromotionIsOneSlicePerInterval) {
+  const Instruction in = find_instruction("wgmma.m64n8k32.f32.e4m3.e4m3", 90);
+  const Operands x = random_operands(in, 6, 8, 32 * 13, 4, 3);
+  for (const int every : {1, 4}) {
+    Schedule promoted;
+    promoted.promotion = every;
+    Schedule sliced;
+    for (int k = 0; k < x.k; k += 32 * every) sliced.slice_bounds.push_back(k);
+    sliced.slice_bounds.push_back(x.k);
+    EXPECT_EQ(run(in, x, with(promoted)), run(in, x, with(sliced))) << "promotion " << every;
+  }
+  // Nested: CTA split-K over promoted slices equals the flat slices only when reduced likewise.
+  Schedule nested;
+  nested.split_k = 2;
+  nested.promotion = 4;
+  EXPECT_NE(run(in, x, with(nested)), run(in, x)) << "promotion changes the result on wide data";
+}
+
+TEST(Schedule, PartialTileFirstIsZerosInsertedAfterIt) {
+  const Instruction in = find_instruction("mma.m16n8k8.f32.bf16.bf16.f32", 90);
+  const int k = 75, tile = 32, r = k % tile;  // CUTLASS 2.x: [0, 11) first, then [11, 43), [43, 75)
+  const Operands x = random_operands(in, 3, 10, k, 5, 12);
+  Schedule s;
+  s.tile_k = tile;
+  s.partial = PartialTile::first;
+  // The same products with the partial tile padded to whole instruction steps at its end.
+  const int padded_r = (r + in.k - 1) / in.k * in.k, kp = padded_r + (k - r);
+  Operands z{x.m, x.n, kp, {}, {}, x.c};
+  for (int i = 0; i < x.m; ++i)
+    for (int kk = 0; kk < kp; ++kk) {
+      const int src = kk < r ? kk : kk < padded_r ? -1 : kk - padded_r + r;
+      z.a.push_back(src < 0 ? 0u : x.a[static_cast<std::size_t>(i * k + src)]);
+    }
+  for (int kk = 0; kk < kp; ++kk)
+    for (int j = 0; j < x.n; ++j) {
+      const int src = kk < r ? kk : kk < padded_r ? -1 : kk - padded_r + r;
+      z.b.push_back(src < 0 ? 0u : x.b[static_cast<std::size_t>(src * x.n + j)]);
+    }
+  EXPECT_EQ(run(in, x, with(s)), run(in, z));
+  EXPECT_NE(run(in, x, with(s)), run(in, x)) << "the partial tile's place must be visible on wide data";
+}
+
+TEST(Schedule, CAfterReductionIsOneFp32Addition) {
+  const Instruction& in = bf16_mma();
+  const Operands x = random_operands(in, 5, 8, 64, 6, 12);
+  Schedule s;
+  s.c_entry = CEntry::after_reduction;
+  const auto d = run(in, x, with(s));
+  const auto zero_c = run(in, k_range(x, 0, x.k, false));
+  for (std::size_t e = 0; e < d.size(); ++e)
+    ASSERT_EQ(d[e], std::bit_cast<std::uint32_t>(f32(zero_c[e]) + f32(x.c[e]))) << "element " << e;
+}
+
+TEST(Schedule, Tf32NearestEvenIsGemmOnRoundedOperands) {
+  const Instruction in = find_instruction("mma.m16n8k8.f32.tf32.tf32.f32", 90);
+  Operands x = random_operands(in, 4, 8, 40, 7);
+  std::mt19937 rng(7);
+  for (auto* v : {&x.a, &x.b})
+    for (auto& bits : *v) bits |= rng() & 0x1fffu;  // f32 data: the low 13 bits matter to RNE
+  Operands rounded = x;
+  for (auto* v : {&rounded.a, &rounded.b})
+    for (auto& bits : *v) bits = encode(Format::tf32, static_cast<double>(f32(bits)), Rounding::nearest_even);
+  Schedule s;
+  s.tf32_operands = Tf32Operands::nearest_even;
+  EXPECT_EQ(run(in, x, with(s)), run(in, rounded));
+  EXPECT_NE(run(in, x), run(in, rounded)) << "truncation and RNE must differ on such data";
+}
+
+TEST(Schedule, RoundTf32MatchesEncodeOnRandomPatterns) {
+  std::mt19937 rng(8);
+  for (int i = 0; i < 200000; ++i) {
+    const std::uint32_t bits = rng();
+    if (std::isnan(f32(bits))) continue;
+    ASSERT_EQ(round_tf32(bits), encode(Format::tf32, static_cast<double>(f32(bits)), Rounding::nearest_even))
+        << std::hex << bits;
+  }
+}
+
+TEST(Schedule, WholeTileSlicesAreCublasSplitK) {
+  const Instruction& in = bf16_mma();
+  auto bounds = [&](int k, int split) {
+    Schedule s;
+    s.split_k = split;
+    s.slice_rule = SliceRule::whole_tiles;
+    s.tile_k = 64;
+    std::vector<int> out{0};
+    for (const auto& slice : resolve_schedule(s, in, k).slices) out.push_back(slice.back().begin + slice.back().length);
+    return out;
+  };
+  EXPECT_EQ(bounds(8192, 6), (std::vector<int>{0, 1408, 2816, 4224, 5632, 7040, 8192}));  // 5 × 1408 + 1152
+  const auto long_k = bounds(65536, 47);  // 46 × 1408 + 768
+  ASSERT_EQ(long_k.size(), 48u);
+  EXPECT_EQ(long_k[46], 46 * 1408);
+  EXPECT_EQ(long_k[47], 65536);
+  EXPECT_EQ(bounds(9 * 64, 4), (std::vector<int>{0, 192, 384, 576}));  // 3 slices: ceil(9/4) = 3 tiles each
+}
+
+TEST(Schedule, ResolveRejectsInconsistentSchedules) {
+  const Instruction& in = bf16_mma();
+  auto rejects = [&](Schedule s, int k, const std::string& says) {
+    try {
+      resolve_schedule(s, in, k);
+      ADD_FAILURE() << "accepted; expected: " << says;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  };
+  Schedule s;
+  s.slice_bounds = {0, 50, 40, 100};
+  rejects(s, 100, "increase strictly");
+  s.slice_bounds = {0, 50, 99};
+  rejects(s, 100, "end at K = 100");
+  s = {};
+  s.tile_k = 24;
+  rejects(s, 100, "multiple of the instruction's k");
+  s = {};
+  s.split_k = 3;
+  s.reduction_tree = {0, 1, -1};
+  rejects(s, 100, "leaves out a slice");
+  s.reduction_tree = {0, 1, 2, -1};
+  rejects(s, 100, "leaves 2 values");
+  s.reduction_tree = {0, -1, 1, 2, -1};
+  rejects(s, 100, "fewer than two");
+  s = {};
+  s.split_k = 9;
+  rejects(s, 100, "split_k = 9 must be in 1..steps");
+  s = {};
+  s.k_order = {0, 0, 1, 2, 3, 4, 5};
+  rejects(s, 100, "appears twice");
+  GemmOptions both;
+  both.schedule = Schedule{};
+  both.split_k = 2;
+  const Operands x = random_operands(in, 1, 1, 32, 9);
+  EXPECT_THROW(run(in, x, both), std::invalid_argument);
+}
+
+TEST(ScheduleJson, RoundTripsAndRejectsHostileInput) {
+  Schedule s;
+  s.split_k = 4;
+  s.slice_rule = SliceRule::whole_tiles;
+  s.tile_k = 64;
+  s.partial = PartialTile::first;
+  s.promotion = 4;
+  s.reduction_tree = {0, 1, -1, 2, 3, -1, -1};
+  s.reduction_format = ReductionFormat::d;
+  s.c_entry = CEntry::after_reduction;
+  s.tf32_operands = Tf32Operands::nearest_even;
+  s.note = "a test";
+  EXPECT_EQ(parse_schedule(schedule_to_json(s)), s);
+  const Schedule p = parse_schedule(R"({"reduction_tree": [[0, 1], [2, 3]], "split_k": 4})");
+  EXPECT_EQ(p.reduction_tree, (std::vector<int>{0, 1, -1, 2, 3, -1, -1}));
+  for (const auto& [text, says] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"split_k": 2, "split_k": 3})", "duplicate key \"split_k\""},
+           {R"({"splitk": 2})", "unknown key \"splitk\""},
+           {R"({"split_k": 0})", "outside 1.."},
+           {R"({"split_k": 2.5})", "must be an integer"},
+           {R"({"partial_tile": "middle"})", "not one of \"last\", \"first\""},
+           {R"({"reduction_tree": [[0, 1, 2]]})", "pair [left, right]"},
+           {R"({"slice_bounds": "0,64"})", "list of integers"},
+           {R"([1, 2])", "a JSON object"},
+           {R"({"split_k": )", "not valid JSON"},
+       }) {
+    try {
+      parse_schedule(text);
+      ADD_FAILURE() << text << " was accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << text << ": " << e.what();
+    }
+  }
+  std::string deep = "0";
+  for (int i = 0; i < 100; ++i) deep = "[" + deep + ", 1]";
+  EXPECT_THROW(parse_schedule("{\"reduction_tree\": " + deep + "}"), std::invalid_argument);
+}
+
+// Random instruction class, shape and schedule: the fast engine equals the reference datapath.
+RC_GTEST_PROP(Schedule, FastEqualsReferenceUnderEverySchedule, ()) {
+  static const std::vector<std::string> names = {"mma.m16n8k16.f32.bf16.bf16.f32", "mma.m16n8k16.f16.f16.f16.f16",
+                                                 "mma.m16n8k8.f32.tf32.tf32.f32", "wgmma.m64n8k32.f32.e4m3.e4m3",
+                                                 "mma.m16n8k8.f32.bf16.bf16.f32"};
+  const Instruction in = find_instruction(*rc::gen::elementOf(names), 90);
+  const int m = *rc::gen::inRange(1, 20), n = *rc::gen::inRange(1, 35), k = *rc::gen::inRange(1, 6 * in.k);
+  const Operands x = random_operands(in, m, n, k, *rc::gen::arbitrary<std::uint32_t>(), *rc::gen::inRange(0, 20));
+  Schedule s;
+  s.tile_k = in.k * *rc::gen::inRange(1, 4);
+  s.partial = *rc::gen::element(PartialTile::first, PartialTile::last);
+  const int slices = *rc::gen::inRange(1, std::min(k, 5) + 1);
+  if (*rc::gen::arbitrary<bool>()) {
+    s.split_k = slices;
+    s.slice_rule = SliceRule::whole_tiles;
+  } else {
+    s.slice_bounds = {0};
+    for (int i = 1; i < slices; ++i) s.slice_bounds.push_back(s.slice_bounds.back() + *rc::gen::inRange(1, k - s.slice_bounds.back() - (slices - i) + 1));
+    s.slice_bounds.push_back(k);
+    if (slices == 4 && *rc::gen::arbitrary<bool>()) s.reduction_tree = {0, 1, -1, 2, 3, -1, -1};
+  }
+  s.promotion = *rc::gen::inRange(0, 3);
+  s.reduction_format = *rc::gen::element(ReductionFormat::fp32, ReductionFormat::d);
+  s.c_entry = *rc::gen::element(CEntry::first_slice, CEntry::after_reduction);
+  s.tf32_operands = *rc::gen::element(Tf32Operands::truncate, Tf32Operands::nearest_even);
+  GemmOptions opt = with(s);
+  opt.threads = *rc::gen::inRange(1, 3);
+  const auto fast = run(in, x, opt);
+  opt.path = GemmOptions::Path::reference;
+  RC_ASSERT(fast == run(in, x, opt));
+}
+
+}  // namespace
+}  // namespace tcnum
