@@ -116,6 +116,37 @@ TEST(Schedule, ReductionTreeAddsInItsOrder) {
   }
 }
 
+// cuBLAS's serial split-K with an f16 output: every slice's partial is written as f16 and the
+// next slice adds its fp32 accumulator to it, rounding to f16 again (_Float16 arithmetic here).
+TEST(Schedule, PartialsAndReductionInANarrowFormat) {
+  const Instruction& in = bf16_mma();
+  const Operands x = random_operands(in, 4, 8, 96, 10, 6);
+  Schedule s;
+  s.slice_bounds = {0, 40, 72, 96};
+  s.partial_format = ReductionFormat::fp16;
+  s.reduction_format = ReductionFormat::fp16;
+  auto d = run(in, x, with(s));
+  std::vector<std::vector<std::uint32_t>> p;
+  for (std::size_t i = 0; i + 1 < s.slice_bounds.size(); ++i)
+    p.push_back(run(in, k_range(x, s.slice_bounds[i], s.slice_bounds[i + 1], i == 0)));
+  for (std::size_t e = 0; e < d.size(); ++e) {
+    auto h = [&](std::size_t slice) { return static_cast<_Float16>(f32(p[slice][e])); };
+    const auto sum = static_cast<_Float16>(static_cast<float>(static_cast<_Float16>(static_cast<float>(h(0)) + static_cast<float>(h(1)))) +
+                                           static_cast<float>(h(2)));
+    ASSERT_EQ(d[e], std::bit_cast<std::uint32_t>(static_cast<float>(sum))) << "element " << e;
+  }
+  // Serial: only what is written is f16; every slice's own partial enters in fp32.
+  s.partial_format = ReductionFormat::fp32;
+  s.serial = true;
+  d = run(in, x, with(s));
+  for (std::size_t e = 0; e < d.size(); ++e) {
+    const auto d0 = static_cast<_Float16>(f32(p[0][e]));
+    const auto d1 = static_cast<_Float16>(static_cast<float>(d0) + f32(p[1][e]));
+    const auto d2 = static_cast<_Float16>(static_cast<float>(d1) + f32(p[2][e]));
+    ASSERT_EQ(d[e], std::bit_cast<std::uint32_t>(static_cast<float>(d2))) << "serial, element " << e;
+  }
+}
+
 TEST(Schedule, PromotionIsOneSlicePerInterval) {
   const Instruction in = find_instruction("wgmma.m64n8k32.f32.e4m3.e4m3", 90);
   const Operands x = random_operands(in, 6, 8, 32 * 13, 4, 3);
@@ -211,6 +242,16 @@ TEST(Schedule, WholeTileSlicesAreCublasSplitK) {
   EXPECT_EQ(long_k[46], 46 * 1408);
   EXPECT_EQ(long_k[47], 65536);
   EXPECT_EQ(bounds(9 * 64, 4), (std::vector<int>{0, 192, 384, 576}));  // 3 slices: ceil(9/4) = 3 tiles each
+  // CUTLASS 2.x: round_up(ceil(K / S), 8) of K per slice (128 bits of a 16-bit A), any tile_k.
+  Schedule cutlass;
+  cutlass.split_k = 5;
+  cutlass.slice_rule = SliceRule::whole_tiles;
+  cutlass.slice_align = 8;
+  cutlass.tile_k = 32;
+  const auto slices = resolve_schedule(cutlass, in, 6023).slices;
+  ASSERT_EQ(slices.size(), 5u);
+  EXPECT_EQ(slices[1].front().begin, 1208);
+  EXPECT_EQ(slices[4].back().begin + slices[4].back().length, 6023);
 }
 
 TEST(Schedule, ResolveRejectsInconsistentSchedules) {
@@ -257,10 +298,13 @@ TEST(ScheduleJson, RoundTripsAndRejectsHostileInput) {
   s.split_k = 4;
   s.slice_rule = SliceRule::whole_tiles;
   s.tile_k = 64;
+  s.slice_align = 8;
   s.partial = PartialTile::first;
   s.promotion = 4;
   s.reduction_tree = {0, 1, -1, 2, 3, -1, -1};
   s.reduction_format = ReductionFormat::d;
+  s.partial_format = ReductionFormat::bf16;
+  s.serial = false;
   s.c_entry = CEntry::after_reduction;
   s.tf32_operands = Tf32Operands::nearest_even;
   s.note = "a test";
@@ -312,7 +356,9 @@ RC_GTEST_PROP(Schedule, FastEqualsReferenceUnderEverySchedule, ()) {
     if (slices == 4 && *rc::gen::arbitrary<bool>()) s.reduction_tree = {0, 1, -1, 2, 3, -1, -1};
   }
   s.promotion = *rc::gen::inRange(0, 3);
-  s.reduction_format = *rc::gen::element(ReductionFormat::fp32, ReductionFormat::d);
+  s.reduction_format = *rc::gen::element(ReductionFormat::fp32, ReductionFormat::d, ReductionFormat::bf16);
+  s.partial_format = *rc::gen::element(ReductionFormat::fp32, ReductionFormat::fp16);
+  s.serial = s.reduction_tree.empty() && *rc::gen::arbitrary<bool>();
   s.c_entry = *rc::gen::element(CEntry::first_slice, CEntry::after_reduction);
   s.tf32_operands = *rc::gen::element(Tf32Operands::truncate, Tf32Operands::nearest_even);
   GemmOptions opt = with(s);

@@ -41,7 +41,10 @@ struct GemmCall {
   // D's bits from the element's chain results (one per chain, in order) and its C.
   std::uint32_t combine(const std::uint32_t* chain_results, std::uint32_t c_bits) const;
   // True when D is the single chain's result as it stands (no slices, no promotion, C inside).
-  bool single_chain() const { return chains.size() == 1 && schedule.c_entry == CEntry::first_slice; }
+  bool single_chain() const {
+    return chains.size() == 1 && schedule.c_entry == CEntry::first_slice && !schedule.serial &&
+           (schedule.partial_format == ReductionFormat::fp32 || schedule.partial_format == ReductionFormat::d);
+  }
 };
 
 // The pool's worker count for `requested`, capped where threads would cost more than they save.

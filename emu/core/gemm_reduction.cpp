@@ -13,7 +13,14 @@ namespace {
 // rounding (53 >= 2·24 + 2).
 double add_f32(double x, double y) { return to_double(Format::fp32, encode(Format::fp32, x + y)); }
 
-double add_in(Format f, double x, double y) { return to_double(f, encode(f, x + y)); }
+// x (an fp32 or narrower value) rounded to the reduction's format.
+double round_to(ReductionFormat r, Format d, double x) {
+  const Format f = r == ReductionFormat::fp32 ? Format::fp32
+                   : r == ReductionFormat::d  ? d
+                   : r == ReductionFormat::fp16 ? Format::fp16
+                                                : Format::bf16;
+  return to_double(f, encode(f, x));
+}
 
 }  // namespace
 
@@ -45,6 +52,9 @@ std::uint32_t GemmCall::combine(const std::uint32_t* results, std::uint32_t c_bi
     const double v = to_double(d, results[ch]);  // f16 and fp32 values are exact in fp32
     partial[s] = ch == 0 || chains[ch - 1].slice != chains[ch].slice ? v : add_f32(partial[s], v);
   }
+  if (schedule.partial_format != ReductionFormat::fp32)
+    for (double& p : partial) p = round_to(schedule.partial_format, d, p);
+  if (schedule.serial) partial[0] = round_to(schedule.reduction_format, d, partial[0]);  // slice 0's write
   stack.clear();
   for (const int op : schedule.reduction_tree) {
     if (op >= 0) {
@@ -53,8 +63,9 @@ std::uint32_t GemmCall::combine(const std::uint32_t* results, std::uint32_t c_bi
     }
     const double right = stack.back();
     stack.pop_back();
-    stack.back() = schedule.reduction_format == ReductionFormat::fp32 ? add_f32(stack.back(), right)
-                                                                       : add_in(d, stack.back(), right);
+    // The double sum of two fp32 values, then one more rounding, is one correct rounding into
+    // fp32 or any narrower format (53 >= 2·24 + 2).
+    stack.back() = round_to(schedule.reduction_format, d, stack.back() + right);
   }
   double sum = stack.back();
   if (schedule.c_entry == CEntry::after_reduction) sum = add_f32(sum, to_double(in.c_type, c_bits));

@@ -32,7 +32,8 @@ std::vector<KStep> tile_slice(int begin, int end, int tile, int ik, PartialTile 
   return steps;
 }
 
-// Slice boundaries in k for the whole-tile rule: ceil(tiles / S) tiles a slice, the last short.
+// Slice boundaries in k for the whole-tile rule: ceil(granules / S) granules of `tile` a slice,
+// the last short.
 std::vector<int> whole_tile_bounds(int k, int tile, int split) {
   const long long tiles = (static_cast<long long>(k) + tile - 1) / tile, per = (tiles + split - 1) / split;
   std::vector<int> bounds{0};
@@ -108,8 +109,9 @@ std::size_t check_schedule(const Schedule& s, const Instruction& in, int k, int 
   }
   if (s.slice_rule == SliceRule::whole_tiles) {
     if (!s.k_order.empty()) fail("k_order cannot be combined with slice_rule whole_tiles");
-    const long long tiles = (static_cast<long long>(k) + tile - 1) / tile, per = (tiles + s.split_k - 1) / s.split_k;
-    return static_cast<std::size_t>((tiles + per - 1) / per);
+    const long long g = s.slice_align == 0 ? tile : s.slice_align;
+    const long long granules = (static_cast<long long>(k) + g - 1) / g, per = (granules + s.split_k - 1) / s.split_k;
+    return static_cast<std::size_t>((granules + per - 1) / per);
   }
   // balanced_steps over a tiling whose partial tile is cut into steps of in.k from its start.
   const long long r = static_cast<long long>(k) % tile;
@@ -123,7 +125,8 @@ std::size_t check_schedule(const Schedule& s, const Instruction& in, int k, int 
 
 std::vector<std::vector<KStep>> build_slices(const Schedule& s, const Instruction& in, int k, int tile) {
   std::vector<int> bounds = s.slice_bounds;
-  if (bounds.empty() && s.slice_rule == SliceRule::whole_tiles) bounds = whole_tile_bounds(k, tile, s.split_k);
+  if (bounds.empty() && s.slice_rule == SliceRule::whole_tiles)
+    bounds = whole_tile_bounds(k, s.slice_align == 0 ? tile : s.slice_align, s.split_k);
   std::vector<std::vector<KStep>> slices;
   if (!bounds.empty()) {
     for (std::size_t i = 0; i + 1 < bounds.size(); ++i)
@@ -155,6 +158,8 @@ int checked_tile(const Schedule& s, const Instruction& in, int k) {
   if (tile < 0 || tile % in.k != 0)
     fail("tile_k = " + str(s.tile_k) + " must be a positive multiple of the instruction's k = " + str(in.k) + " (or 0: in.k)");
   if (!s.k_order.empty() && tile != in.k) fail("k_order permutes instruction steps: it needs tile_k = 0 or in.k");
+  if (s.slice_align < 0) fail("slice_align = " + str(s.slice_align) + " must be 0 (tile_k) or a positive count of k");
+  if (s.serial && !s.reduction_tree.empty()) fail("serial split-K adds in slice order: it takes no reduction_tree");
   if (s.promotion < 0) fail("promotion = " + str(s.promotion) + " must be 0 (none) or a count of k-steps");
   return tile;
 }
@@ -180,6 +185,8 @@ ResolvedSchedule resolve_schedule(const Schedule& s, const Instruction& in, int 
   r.slices = build_slices(s, in, k, tile);
   r.promotion = s.promotion;
   r.reduction_format = s.reduction_format;
+  r.partial_format = s.partial_format;
+  r.serial = s.serial;
   r.c_entry = s.c_entry;
   r.tf32_operands = s.tf32_operands;
   return r;

@@ -92,7 +92,7 @@ constexpr std::initializer_list<std::pair<const char*, SliceRule>> kSliceRules =
 constexpr std::initializer_list<std::pair<const char*, PartialTile>> kPartial = {{"last", PartialTile::last},
                                                                                  {"first", PartialTile::first}};
 constexpr std::initializer_list<std::pair<const char*, ReductionFormat>> kReductionFormats = {
-    {"f32", ReductionFormat::fp32}, {"d", ReductionFormat::d}};
+    {"f32", ReductionFormat::fp32}, {"d", ReductionFormat::d}, {"f16", ReductionFormat::fp16}, {"bf16", ReductionFormat::bf16}};
 constexpr std::initializer_list<std::pair<const char*, CEntry>> kCEntry = {{"first_slice", CEntry::first_slice},
                                                                            {"after_reduction", CEntry::after_reduction}};
 constexpr std::initializer_list<std::pair<const char*, Tf32Operands>> kTf32 = {
@@ -111,21 +111,26 @@ void read_key(Schedule& s, const std::string& key, const json& v) {
   else if (key == "split_k") s.split_k = as_int(v, key, 1, kMax);
   else if (key == "slice_rule") s.slice_rule = as_enum(v, key, kSliceRules);
   else if (key == "slice_bounds") s.slice_bounds = int_list(v, key, 0);
+  else if (key == "slice_align") s.slice_align = as_int(v, key, 0, kMax);
   else if (key == "tile_k") s.tile_k = as_int(v, key, 0, kMax);
   else if (key == "partial_tile") s.partial = as_enum(v, key, kPartial);
   else if (key == "k_order") s.k_order = int_list(v, key, 0);
   else if (key == "promotion") s.promotion = as_int(v, key, 0, kMax);
   else if (key == "reduction_tree") tree_to_postfix(v, s.reduction_tree, 0);
   else if (key == "reduction_format") s.reduction_format = as_enum(v, key, kReductionFormats);
-  else if (key == "c") s.c_entry = as_enum(v, key, kCEntry);
+  else if (key == "partial_format") s.partial_format = as_enum(v, key, kReductionFormats);
+  else if (key == "serial") {
+    if (!v.is_boolean()) fail("\"serial\" must be true or false, got " + v.dump());
+    s.serial = v.get<bool>();
+  } else if (key == "c") s.c_entry = as_enum(v, key, kCEntry);
   else if (key == "tf32_operands") s.tf32_operands = as_enum(v, key, kTf32);
   else if (key == "note") {
     if (!v.is_string()) fail("\"note\" must be a string");
     s.note = v.get<std::string>();
   } else
     fail("unknown key \"" + key +
-         "\" (valid: version, split_k, slice_rule, slice_bounds, tile_k, partial_tile, k_order, promotion, "
-         "reduction_tree, reduction_format, c, tf32_operands, note)");
+         "\" (valid: version, split_k, slice_rule, slice_bounds, slice_align, tile_k, partial_tile, k_order, promotion, "
+         "reduction_tree, reduction_format, partial_format, serial, c, tf32_operands, note)");
 }
 
 }  // namespace
@@ -144,12 +149,15 @@ std::string schedule_to_json(const Schedule& s) {
   j["split_k"] = s.split_k;
   j["slice_rule"] = name_in(kSliceRules, s.slice_rule);
   if (!s.slice_bounds.empty()) j["slice_bounds"] = s.slice_bounds;
+  j["slice_align"] = s.slice_align;
   j["tile_k"] = s.tile_k;
   j["partial_tile"] = name_in(kPartial, s.partial);
   if (!s.k_order.empty()) j["k_order"] = s.k_order;
   j["promotion"] = s.promotion;
   if (!s.reduction_tree.empty()) j["reduction_tree"] = postfix_to_tree(s.reduction_tree);
   j["reduction_format"] = name_in(kReductionFormats, s.reduction_format);
+  j["partial_format"] = name_in(kReductionFormats, s.partial_format);
+  j["serial"] = s.serial;
   j["c"] = name_in(kCEntry, s.c_entry);
   j["tf32_operands"] = name_in(kTf32, s.tf32_operands);
   if (!s.note.empty()) j["note"] = s.note;

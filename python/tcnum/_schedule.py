@@ -26,22 +26,28 @@ class Schedule:
     """A GEMM schedule (docs/libraries.md, "The schedule language").
 
     split_k, slice_rule ("balanced_steps" | "whole_tiles"), slice_bounds (explicit k boundaries
-    0 < ... < K), tile_k (the kernel's k-tile; 0 = the instruction's k), partial_tile ("last" |
+    0 < ... < K), slice_align (whole_tiles' granule in k; 0 = tile_k), tile_k (the kernel's k-tile; 0 = the instruction's k), partial_tile ("last" |
     "first": where a partial k-tile goes), k_order (a permutation of the k-steps), promotion
     (k-steps per tensor-core chain before an fp32 add; 0 = none), reduction_tree (nested pairs of
-    slice indices, e.g. ((0, 1), (2, 3)); None = sequential), reduction_format ("f32" | "d"),
+    slice indices, e.g. ((0, 1), (2, 3)); None = sequential), reduction_format (what the
+    reduction's additions round to: "f32" | "d" | "f16" | "bf16"), partial_format (what each
+    slice's partial is rounded to first: same names), serial (serial split-K: slice 0's partial
+    is written rounded to reduction_format, each next slice adds its fp32 partial to it),
     c ("first_slice" | "after_reduction"), tf32_operands ("truncate" | "nearest_even"), note.
     """
 
     split_k: int = 1
     slice_rule: str = "balanced_steps"
     slice_bounds: tuple | None = None
+    slice_align: int = 0
     tile_k: int = 0
     partial_tile: str = "last"
     k_order: tuple | None = None
     promotion: int = 0
     reduction_tree: tuple | None = None
     reduction_format: str = "f32"
+    partial_format: str = "f32"
+    serial: bool = False
     c: str = "first_slice"
     tf32_operands: str = "truncate"
     note: str = ""

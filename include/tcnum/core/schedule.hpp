@@ -30,10 +30,13 @@ struct GemmOptions;
 // How split_k slices are sized when no explicit boundaries are given.
 enum class SliceRule : std::uint8_t {
   balanced_steps,  // steps/S k-steps each, the first steps % S one longer (tcnum's split_k)
-  whole_tiles,     // ceil(tiles/S) k-tiles each, the last slice short (cuBLAS splitK)
+  whole_tiles,     // ceil(K / (S·g))·g of K each, g = slice_align (default tile_k), the last
+                   // slice short: cuBLAS splitK (g = its k-tile), CUTLASS 2.x (g = 128 bits of A)
 };
 enum class PartialTile : std::uint8_t { last, first };
-enum class ReductionFormat : std::uint8_t { fp32, d };      // additions of the partials
+// The format partials are stored in, and additions of the reduction round to: fp32, the
+// instruction's D, or a narrower output type (cuBLAS's split-K with bf16/f16 output).
+enum class ReductionFormat : std::uint8_t { fp32, d, fp16, bf16 };
 enum class CEntry : std::uint8_t { first_slice, after_reduction };
 enum class Tf32Operands : std::uint8_t { truncate, nearest_even };
 
@@ -42,6 +45,7 @@ struct Schedule {
   int split_k = 1;                                 // slice count (ignored with slice_bounds)
   SliceRule slice_rule = SliceRule::balanced_steps;
   std::vector<int> slice_bounds;                   // explicit: 0 = b0 < b1 < ... < bS = K
+  int slice_align = 0;                             // whole_tiles' granule in k; 0 = tile_k
   // --- k-steps inside a slice ---------------------------------------------------------------
   int tile_k = 0;                                  // the kernel's k-tile, a multiple of in.k; 0 = in.k
   PartialTile partial = PartialTile::last;
@@ -52,6 +56,13 @@ struct Schedule {
   // their sum (first popped is the right operand). Empty: sequential (((p0 + p1) + p2) + ...).
   std::vector<int> reduction_tree;
   ReductionFormat reduction_format = ReductionFormat::fp32;
+  // Each slice's partial is rounded to this format before the reduction (a workspace or an
+  // output of that type); fp32: unchanged.
+  ReductionFormat partial_format = ReductionFormat::fp32;
+  // Serial split-K (CUTLASS 2.x semaphores): slice 0 writes its partial, rounded to
+  // reduction_format, and each next slice adds its fp32 partial to what is written, rounding
+  // again. Needs the sequential reduction (no tree).
+  bool serial = false;
   CEntry c_entry = CEntry::first_slice;
   Tf32Operands tf32_operands = Tf32Operands::truncate;
   // Free text: where the schedule comes from (a library plan's provenance); not interpreted.
@@ -73,6 +84,8 @@ struct ResolvedSchedule {
   int promotion = 0;
   std::vector<int> reduction_tree;  // never empty: the sequential program is written out
   ReductionFormat reduction_format = ReductionFormat::fp32;
+  ReductionFormat partial_format = ReductionFormat::fp32;
+  bool serial = false;
   CEntry c_entry = CEntry::first_slice;
   Tf32Operands tf32_operands = Tf32Operands::truncate;
 };
