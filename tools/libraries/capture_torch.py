@@ -15,6 +15,12 @@ once under torch.profiler (the kernels it launched) and once more (are the two o
 equal?); an 8 x 8 sample of the output is stored as raw bits. One gzipped JSON-lines file per
 call family: DIR/<family>.jsonl.gz, its first line the header (device, versions, command).
 An existing output file is never overwritten (exit 2).
+
+Grid mode (--grid pow2|llm) enumerates instead of sampling: seven call classes (grid_configs,
+GRID_CLASSES) x every shape of the grid (pow2: M, N in {16 .. 4096}, K in {16 .. 16384}; llm:
+the LLM_NK layers x M in {1 .. 4096}), inputs "normal", plus "wide" for every fourth grid point;
+shapes over the work cap are skipped (nothing recorded). --list prints the configurations
+without torch.
 """
 
 import argparse
@@ -573,6 +579,87 @@ def sample_indices(rng, n, count):
     return sorted(chosen)
 
 
+# ------------------------------------------------------------------ grid mode (an enumeration)
+
+# (class, family file, call, a, b, out, out_dtype_arg, use_fast_accum): the classes of --grid
+GRID_CLASSES = [
+    ("mm_bf16_f32", "mm_f32out", "torch.mm", "bf16", "bf16", "f32", "float32", None),
+    ("mm_bf16", "mm_half", "torch.mm", "bf16", "bf16", "bf16", None, None),
+    ("mm_f16", "mm_half", "torch.mm", "f16", "f16", "f16", None, None),
+    ("mm_tf32", "tf32", "torch.mm", "f32", "f32", "f32", None, None),
+    ("scaled_mm_e4m3_bf16_fast", "scaled_mm", "torch._scaled_mm", "e4m3", "e4m3", "bf16", "bfloat16", True),
+    ("scaled_mm_e4m3_bf16", "scaled_mm", "torch._scaled_mm", "e4m3", "e4m3", "bf16", "bfloat16", False),
+    ("linear_bf16_bias", "bias", "torch.nn.functional.linear", "bf16", "bf16", "bf16", None, None),
+]
+GRID_FAMILIES = [f for f in FAMILIES if any(c[1] == f for c in GRID_CLASSES)]
+GRID_POW2_MN = [16, 64, 256, 1024, 4096]
+GRID_POW2_K = GRID_POW2_MN + [8192, 16384]
+GRID_LLM_M = [1, 16, 128, 512, 2048, 4096]
+GRID_WIDE_EVERY = 4  # grid point j also gets a "wide" line where j % 4 == 0
+# torch's documented defaults, used only by --list (a run reads torch's own at start)
+TORCH_REDUCTION_DEFAULTS = {"allow_bf16_reduced_precision_reduction": True,
+                            "allow_fp16_reduced_precision_reduction": True}
+
+
+def grid_shapes(grid):
+    """The (M, N, K) of a grid, in enumeration order."""
+    if grid == "pow2":
+        return [(m, n, k) for m in GRID_POW2_MN for n in GRID_POW2_MN for k in GRID_POW2_K]
+    if grid == "llm":
+        return [(m, n, k) for n, k in LLM_NK for m in GRID_LLM_M]
+    raise ValueError(grid)
+
+
+def grid_configs(grid, seed, inputs, reduction_defaults):
+    """Every configuration of grid `grid` ("pow2" or "llm") for run `seed`, in index order.
+
+    Grid points j = 0, 1, ... run over the classes (outer) and the shapes (inner, grid_shapes
+    order); each point gives a "normal" configuration, and where j % 4 == 0 a "wide" one after it.
+    `index` numbers the configurations 0, 1, ... in that order; the input seed and the sampled
+    rows/columns come from random.Random(seed * 1000003 + index), as in the random mode. Shapes
+    over the work cap are listed too (the run skips them), so indices never depend on the cap."""
+    out, index, j = [], 0, 0
+    for cls, family, call, a, b, out_t, out_dtype_arg, fast in GRID_CLASSES:
+        for m, n, k in grid_shapes(grid):
+            for dist in ("normal", "wide") if j % GRID_WIDE_EVERY == 0 else ("normal",):
+                rng = random.Random(seed * 1_000_003 + index)
+                flags = {"allow_tf32": a == "f32",
+                         "allow_bf16_reduced_precision_reduction":
+                             reduction_defaults["allow_bf16_reduced_precision_reduction"],
+                         "allow_fp16_reduced_precision_reduction":
+                             reduction_defaults["allow_fp16_reduced_precision_reduction"],
+                         "use_fast_accum": fast}
+                bias = "per_column" if call == "torch.nn.functional.linear" else None
+                if call in ("torch.nn.functional.linear", "torch._scaled_mm"):
+                    layout = {"a": "row", "b": "col"}  # B = (contiguous N x K)^T
+                else:
+                    layout = {"a": "row", "b": "row"}
+                E = min(inputs.WIDE_E[x] for x in (a, b) + ((a,) if bias else ())) if dist == "wide" else 0
+                cfg = {"family": family, "index": index, "shape_family": grid, "grid": grid, "grid_class": cls,
+                       "grid_point": j, "call": call, "flags": flags, "a": a, "b": b, "out": out_t,
+                       "bias": bias, "batch": 1, "m": m, "n": n, "k": k, "layout": layout,
+                       "math": "tf32" if flags["allow_tf32"] else a, "out_dtype_arg": out_dtype_arg,
+                       "inputs": {"generator": inputs.GENERATOR, "seed": rng.getrandbits(48), "dist": dist,
+                                  "E": E}}
+                cfg["rows"] = sample_indices(rng, m, min(8, m))
+                cfg["cols"] = sample_indices(rng, n, min(8, n))
+                out.append(cfg)
+                index += 1
+            j += 1
+    return out
+
+
+def over_cap(cfg):
+    return cfg["batch"] * cfg["m"] * cfg["n"] * cfg["k"] > MAX_WORK
+
+
+def class_key(cfg):
+    key = f"{cfg['call']} {cfg['a']}x{cfg['b']}->{cfg['out']}" + (" tf32" if cfg["flags"]["allow_tf32"] else "")
+    if cfg["flags"]["use_fast_accum"] is not None:
+        key += " fast_accum" if cfg["flags"]["use_fast_accum"] else " no_fast_accum"
+    return key
+
+
 # ------------------------------------------------------------------ running one configuration
 
 def set_flags(flags):
@@ -753,15 +840,31 @@ def run_config(cfg, gen, lt, workspace):
 
 # ------------------------------------------------------------------ main
 
+def select_configs(args, inputs, reduction_defaults):
+    """The configurations of this run, in index order: indices FIRST .. FIRST+CONFIGS-1 of the grid
+    (all of it by default) or of the random sampler."""
+    if args.grid:
+        entries = grid_configs(args.grid, args.seed, inputs, reduction_defaults)
+        last = len(entries) if args.configs is None else args.first + args.configs
+        return [c for c in entries if args.first <= c["index"] < last]
+    return [make_config(args.seed, i, inputs) for i in range(args.first, args.first + args.configs)]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="example:\n  python3 tools/libraries/capture_torch.py --out /tmp/corpus --configs 600 --seed 1\n"
+               "  python3 tools/libraries/capture_torch.py --out /tmp/grid --grid pow2 --seed 11\n"
                "  python3 tools/libraries/capture_torch.py --out /tmp/check --configs 1 --check-only --generator torch\n"
                "writes DIR/{" + ",".join(FAMILIES) + "}.jsonl.gz and DIR/summary.json (docs/library-corpus.md)")
     ap.add_argument("--out", required=True, help="output folder (created; existing files are never overwritten)")
-    ap.add_argument("--configs", type=int, required=True, help="number of configurations (indices 0..N-1)")
+    ap.add_argument("--configs", type=int, default=None, help="number of configurations (indices FIRST.."
+                    "FIRST+N-1); required without --grid, default with --grid: all of the grid")
+    ap.add_argument("--grid", choices=["pow2", "llm"], default=None, help="enumerate a grid of shapes x call "
+                    "classes (grid_configs) instead of sampling configurations at random")
+    ap.add_argument("--list", action="store_true", help="print the configurations as JSON lines and exit "
+                    "(no torch, no GPU; grid mode assumes torch's default reduced-precision flags)")
     ap.add_argument("--seed", type=int, default=1, help="run seed: configuration i is a function of (seed, i)")
     ap.add_argument("--first", type=int, default=0, help="first configuration index (default 0)")
     ap.add_argument("--families", default=",".join(FAMILIES), help="comma-separated families to keep")
@@ -776,6 +879,16 @@ def main(argv=None):
     unknown = set(families) - set(FAMILIES)
     if unknown:
         ap.error(f"unknown families {sorted(unknown)}; known: {FAMILIES}")
+    if args.grid:
+        families = [f for f in families if f in GRID_FAMILIES]
+    elif args.configs is None and not args.check_only:
+        ap.error("--configs is required without --grid")
+    if args.list:
+        inputs = load_inputs_module()
+        for cfg in select_configs(args, inputs, TORCH_REDUCTION_DEFAULTS):
+            if cfg["family"] in families:
+                print(json.dumps(dict(cfg, over_cap=over_cap(cfg)), separators=(",", ":")))
+        return 0
 
     out_dir = pathlib.Path(args.out)
     paths = {f: out_dir / f"{f}.jsonl.gz" for f in families}
@@ -789,6 +902,10 @@ def main(argv=None):
     warnings.filterwarnings("ignore", message=".*(allow_tf32|fp32_precision|TF32|tf32).*")
     import torch as _torch
     torch = _torch
+    cm = torch.backends.cuda.matmul  # read before anything sets them: torch's defaults
+    reduction_defaults = {"allow_bf16_reduced_precision_reduction": bool(cm.allow_bf16_reduced_precision_reduction),
+                          "allow_fp16_reduced_precision_reduction": bool(cm.allow_fp16_reduced_precision_reduction)}
+    tf32_default = bool(cm.allow_tf32)
     if not torch.cuda.is_available():
         log("error: no CUDA device visible to torch")
         return 1
@@ -823,10 +940,11 @@ def main(argv=None):
     header = {"kind": "tcnum-library-corpus", "version": 1, "device": device_info(),
               "recorded": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
               "command": "python3 " + " ".join(shlex.quote(x) for x in [sys.argv[0]] + (argv or sys.argv[1:])),
-              "run_seed": args.seed, "generator": inputs.GENERATOR, "generator_check": check,
+              "run_seed": args.seed, **({"grid": args.grid} if args.grid else {}), "generator": inputs.GENERATOR, "generator_check": check,
               "flags_at_start": {"preferred_blas_library": str(torch.backends.cuda.preferred_blas_library()),
                                  "float32_matmul_precision": torch.get_float32_matmul_precision(),
-                                 "deterministic_algorithms": torch.are_deterministic_algorithms_enabled()},
+                                 "deterministic_algorithms": torch.are_deterministic_algorithms_enabled(),
+                                 "allow_tf32": tf32_default, **reduction_defaults},
               "heuristic": ({"library": lt.library, "headers": lt.header_dir, "workspace": args.workspace}
                             if lt else {"off": lt_error or "--no-heuristic"})}
     files = {}
@@ -835,18 +953,26 @@ def main(argv=None):
         fh.write(json.dumps(dict(header, family=f), separators=(",", ":")) + "\n")
         files[f] = fh
 
-    stats = {"configs": 0, "errors": 0, "nondeterministic": 0, "per_family": {}, "kernels": {}, "error_lines": []}
-    total = args.configs
+    stats = {"configs": 0, "errors": 0, "nondeterministic": 0, "per_family": {}, "kernels": {}, "error_lines": [],
+             "per_class": {}, "per_dist": {}, "per_shape_family": {}}
+    if args.grid:
+        stats["skipped_over_cap"] = []
+    configs = select_configs(args, inputs, reduction_defaults)
+    total = len(configs)
     stopped = None
     try:
-        for i in range(args.first, args.first + total):
+        for n_done, cfg in enumerate(configs, 1):
+            i = cfg["index"]
             elapsed = time.perf_counter() - t_start
             if args.time_budget and elapsed > args.time_budget:
                 stopped = f"time budget {args.time_budget} s reached before configuration {i}"
                 log(stopped)
                 break
-            cfg = make_config(args.seed, i, inputs)
             if cfg["family"] not in files:
+                continue
+            if args.grid and over_cap(cfg):  # grid mode: skipped, nothing recorded
+                stats["skipped_over_cap"].append(f"{i} {cfg['grid_class']} {cfg['inputs']['dist']} "
+                                                 f"{cfg['m']}x{cfg['n']}x{cfg['k']}")
                 continue
             t0 = time.perf_counter()
             try:
@@ -862,12 +988,15 @@ def main(argv=None):
             fam = stats["per_family"].setdefault(cfg["family"], {})
             key = f"{cfg['call']} {cfg['a']}x{cfg['b']}->{cfg['out']}" + (" tf32" if cfg["flags"]["allow_tf32"] else "")
             fam[key] = fam.get(key, 0) + 1
+            for sk, sv in (("per_class", class_key(cfg)), ("per_dist", cfg["inputs"]["dist"]),
+                           ("per_shape_family", cfg["shape_family"])):
+                stats[sk][sv] = stats[sk].get(sv, 0) + 1
             stats["configs"] += 1
             if "error" not in rec:
                 stats["nondeterministic"] += not rec["deterministic"]
                 for kn in rec["kernels"]:
                     stats["kernels"][kn] = stats["kernels"].get(kn, 0) + 1
-            log(f"config {i - args.first + 1}/{total} [{cfg['family']}] {cfg['call']} {cfg['a']}x{cfg['b']}->"
+            log(f"config {n_done}/{total} #{i} [{cfg['family']}] {cfg['call']} {cfg['a']}x{cfg['b']}->"
                 f"{cfg['out']} {cfg['batch']}x{cfg['m']}x{cfg['n']}x{cfg['k']}: "
                 f"{'ERROR ' + rec['error'][:120] if 'error' in rec else ', '.join(k[:60] for k in rec['kernels'])}"
                 f" ({time.perf_counter() - t0:.2f} s, total {time.perf_counter() - t_start:.0f} s)")
