@@ -198,6 +198,21 @@ TEST(Schedule, CAfterReductionIsOneFp32Addition) {
   const auto zero_c = run(in, k_range(x, 0, x.k, false));
   for (std::size_t e = 0; e < d.size(); ++e)
     ASSERT_EQ(d[e], std::bit_cast<std::uint32_t>(f32(zero_c[e]) + f32(x.c[e]))) << "element " << e;
+  // sum_format: the reduced sum is rounded (to f16 here) before C is added.
+  s.sum_format = ReductionFormat::fp16;
+  const auto d3 = run(in, x, with(s));
+  for (std::size_t e = 0; e < d3.size(); ++e) {
+    const float rounded = static_cast<float>(static_cast<_Float16>(f32(zero_c[e])));
+    ASSERT_EQ(d3[e], std::bit_cast<std::uint32_t>(rounded + f32(x.c[e]))) << "element " << e;
+  }
+  s.sum_format = ReductionFormat::fp32;
+  // first_partial: C joins slice 0's partial, before slice 1's is added.
+  s.c_entry = CEntry::first_partial;
+  s.slice_bounds = {0, 24, 64};
+  const auto d2 = run(in, x, with(s));
+  const auto p0 = run(in, k_range(x, 0, 24, false)), p1 = run(in, k_range(x, 24, 64, false));
+  for (std::size_t e = 0; e < d2.size(); ++e)
+    ASSERT_EQ(d2[e], std::bit_cast<std::uint32_t>((f32(p0[e]) + f32(x.c[e])) + f32(p1[e]))) << "element " << e;
 }
 
 TEST(Schedule, Tf32NearestEvenIsGemmOnRoundedOperands) {
@@ -305,6 +320,7 @@ TEST(ScheduleJson, RoundTripsAndRejectsHostileInput) {
   s.reduction_format = ReductionFormat::d;
   s.partial_format = ReductionFormat::bf16;
   s.serial = false;
+  s.sum_format = ReductionFormat::fp16;
   s.c_entry = CEntry::after_reduction;
   s.tf32_operands = Tf32Operands::nearest_even;
   s.note = "a test";
@@ -359,7 +375,8 @@ RC_GTEST_PROP(Schedule, FastEqualsReferenceUnderEverySchedule, ()) {
   s.reduction_format = *rc::gen::element(ReductionFormat::fp32, ReductionFormat::d, ReductionFormat::bf16);
   s.partial_format = *rc::gen::element(ReductionFormat::fp32, ReductionFormat::fp16);
   s.serial = s.reduction_tree.empty() && *rc::gen::arbitrary<bool>();
-  s.c_entry = *rc::gen::element(CEntry::first_slice, CEntry::after_reduction);
+  s.sum_format = *rc::gen::element(ReductionFormat::fp32, ReductionFormat::bf16);
+  s.c_entry = *rc::gen::element(CEntry::first_slice, CEntry::first_partial, CEntry::after_reduction);
   s.tf32_operands = *rc::gen::element(Tf32Operands::truncate, Tf32Operands::nearest_even);
   GemmOptions opt = with(s);
   opt.threads = *rc::gen::inRange(1, 3);

@@ -52,6 +52,7 @@ std::uint32_t GemmCall::combine(const std::uint32_t* results, std::uint32_t c_bi
     const double v = to_double(d, results[ch]);  // f16 and fp32 values are exact in fp32
     partial[s] = ch == 0 || chains[ch - 1].slice != chains[ch].slice ? v : add_f32(partial[s], v);
   }
+  if (schedule.c_entry == CEntry::first_partial) partial[0] = add_f32(partial[0], to_double(in.c_type, c_bits));
   if (schedule.partial_format != ReductionFormat::fp32)
     for (double& p : partial) p = round_to(schedule.partial_format, d, p);
   if (schedule.serial) partial[0] = round_to(schedule.reduction_format, d, partial[0]);  // slice 0's write
@@ -68,7 +69,8 @@ std::uint32_t GemmCall::combine(const std::uint32_t* results, std::uint32_t c_bi
     stack.back() = round_to(schedule.reduction_format, d, stack.back() + right);
   }
   double sum = stack.back();
-  if (schedule.c_entry == CEntry::after_reduction) sum = add_f32(sum, to_double(in.c_type, c_bits));
+  if (schedule.c_entry == CEntry::after_reduction)
+    sum = add_f32(round_to(schedule.sum_format, d, sum), to_double(in.c_type, c_bits));
   return encode(d, sum, Rounding::nearest_even);  // NaN -> canonical; f16: RNE, overflow -> Inf
 }
 

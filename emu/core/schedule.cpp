@@ -187,6 +187,7 @@ ResolvedSchedule resolve_schedule(const Schedule& s, const Instruction& in, int 
   r.reduction_format = s.reduction_format;
   r.partial_format = s.partial_format;
   r.serial = s.serial;
+  r.sum_format = s.sum_format;
   r.c_entry = s.c_entry;
   r.tf32_operands = s.tf32_operands;
   return r;

@@ -93,8 +93,8 @@ constexpr std::initializer_list<std::pair<const char*, PartialTile>> kPartial = 
                                                                                  {"first", PartialTile::first}};
 constexpr std::initializer_list<std::pair<const char*, ReductionFormat>> kReductionFormats = {
     {"f32", ReductionFormat::fp32}, {"d", ReductionFormat::d}, {"f16", ReductionFormat::fp16}, {"bf16", ReductionFormat::bf16}};
-constexpr std::initializer_list<std::pair<const char*, CEntry>> kCEntry = {{"first_slice", CEntry::first_slice},
-                                                                           {"after_reduction", CEntry::after_reduction}};
+constexpr std::initializer_list<std::pair<const char*, CEntry>> kCEntry = {
+    {"first_slice", CEntry::first_slice}, {"first_partial", CEntry::first_partial}, {"after_reduction", CEntry::after_reduction}};
 constexpr std::initializer_list<std::pair<const char*, Tf32Operands>> kTf32 = {
     {"truncate", Tf32Operands::truncate}, {"nearest_even", Tf32Operands::nearest_even}};
 
@@ -118,6 +118,7 @@ void read_key(Schedule& s, const std::string& key, const json& v) {
   else if (key == "promotion") s.promotion = as_int(v, key, 0, kMax);
   else if (key == "reduction_tree") tree_to_postfix(v, s.reduction_tree, 0);
   else if (key == "reduction_format") s.reduction_format = as_enum(v, key, kReductionFormats);
+  else if (key == "sum_format") s.sum_format = as_enum(v, key, kReductionFormats);
   else if (key == "partial_format") s.partial_format = as_enum(v, key, kReductionFormats);
   else if (key == "serial") {
     if (!v.is_boolean()) fail("\"serial\" must be true or false, got " + v.dump());
@@ -130,7 +131,7 @@ void read_key(Schedule& s, const std::string& key, const json& v) {
   } else
     fail("unknown key \"" + key +
          "\" (valid: version, split_k, slice_rule, slice_bounds, slice_align, tile_k, partial_tile, k_order, promotion, "
-         "reduction_tree, reduction_format, partial_format, serial, c, tf32_operands, note)");
+         "reduction_tree, reduction_format, partial_format, serial, sum_format, c, tf32_operands, note)");
 }
 
 }  // namespace
@@ -158,6 +159,7 @@ std::string schedule_to_json(const Schedule& s) {
   j["reduction_format"] = name_in(kReductionFormats, s.reduction_format);
   j["partial_format"] = name_in(kReductionFormats, s.partial_format);
   j["serial"] = s.serial;
+  j["sum_format"] = name_in(kReductionFormats, s.sum_format);
   j["c"] = name_in(kCEntry, s.c_entry);
   j["tf32_operands"] = name_in(kTf32, s.tf32_operands);
   if (!s.note.empty()) j["note"] = s.note;

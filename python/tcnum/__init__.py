@@ -10,7 +10,7 @@
 See docs/python.md.
 """
 
-from . import testing
+from . import libraries, testing
 from ._arrays import FORMATS, asarray, decode, encode, from_bits, to_bits
 from ._catalog import Instruction, arch_number, default_instruction, instruction, instructions, model, natural_instruction
 from ._corpus import CorpusCases, ReplayFailure, ReplayResult, read_corpus, replay
@@ -22,5 +22,5 @@ __version__ = "0.1.0"
 __all__ = [
     "FORMATS", "CorpusCases", "GemmResult", "Instruction", "ReplayFailure", "ReplayResult", "arch_number", "asarray",
     "Schedule", "decode", "encode", "from_bits", "gemm", "instruction", "instructions", "mma", "mma_element", "model",
-    "default_instruction", "natural_instruction", "read_corpus", "replay", "testing", "to_bits",
+    "default_instruction", "libraries", "natural_instruction", "read_corpus", "replay", "testing", "to_bits",
 ]

@@ -33,7 +33,8 @@ class Schedule:
     reduction's additions round to: "f32" | "d" | "f16" | "bf16"), partial_format (what each
     slice's partial is rounded to first: same names), serial (serial split-K: slice 0's partial
     is written rounded to reduction_format, each next slice adds its fp32 partial to it),
-    c ("first_slice" | "after_reduction"), tf32_operands ("truncate" | "nearest_even"), note.
+    c ("first_slice" | "first_partial" | "after_reduction"), sum_format (with C after the
+    reduction: what the reduced sum is rounded to before C is added), tf32_operands ("truncate" | "nearest_even"), note.
     """
 
     split_k: int = 1
@@ -48,6 +49,7 @@ class Schedule:
     reduction_format: str = "f32"
     partial_format: str = "f32"
     serial: bool = False
+    sum_format: str = "f32"
     c: str = "first_slice"
     tf32_operands: str = "truncate"
     note: str = ""

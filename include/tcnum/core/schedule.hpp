@@ -37,7 +37,10 @@ enum class PartialTile : std::uint8_t { last, first };
 // The format partials are stored in, and additions of the reduction round to: fp32, the
 // instruction's D, or a narrower output type (cuBLAS's split-K with bf16/f16 output).
 enum class ReductionFormat : std::uint8_t { fp32, d, fp16, bf16 };
-enum class CEntry : std::uint8_t { first_slice, after_reduction };
+// Where C enters: as the first chain's MMA C; added in fp32 to slice 0's partial before the
+// reduction (a serial split-K kernel's first epilogue, β·C with β = 1); or added in fp32 after
+// the reduction.
+enum class CEntry : std::uint8_t { first_slice, first_partial, after_reduction };
 enum class Tf32Operands : std::uint8_t { truncate, nearest_even };
 
 struct Schedule {
@@ -64,6 +67,9 @@ struct Schedule {
   // again. Needs the sequential reduction (no tree).
   bool serial = false;
   CEntry c_entry = CEntry::first_slice;
+  // With C after the reduction: the reduced sum is rounded to this format before C is added
+  // (cuBLAS's split-K reduction writes D in the output type, then its bias epilogue adds).
+  ReductionFormat sum_format = ReductionFormat::fp32;
   Tf32Operands tf32_operands = Tf32Operands::truncate;
   // Free text: where the schedule comes from (a library plan's provenance); not interpreted.
   std::string note;
@@ -87,6 +93,7 @@ struct ResolvedSchedule {
   ReductionFormat partial_format = ReductionFormat::fp32;
   bool serial = false;
   CEntry c_entry = CEntry::first_slice;
+  ReductionFormat sum_format = ReductionFormat::fp32;
   Tf32Operands tf32_operands = Tf32Operands::truncate;
 };
 

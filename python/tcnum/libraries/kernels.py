@@ -30,6 +30,7 @@ class KernelInfo:
     split_k: bool       # a split-K reduction kernel ran after it
     promoted: bool      # nvjet "algo2": FP8 partials promoted into fp32
     segment_k: bool     # xmma "execute_segment_k_on"
+    partial_type: str | None = None  # splitKreduce's workspace type (its 4th template argument)
 
 
 def short_name(kernel: str) -> str:
@@ -39,7 +40,20 @@ def short_name(kernel: str) -> str:
     return m.group(1) if m else k
 
 
-_CUDA_CORE = ("gemv", "gemmSN", "gemmk1", "dot_kernel", "simt_sgemm", "gemmSM", "scal_kernel", "reduce_1Block")
+_CUDA_CORE = ("gemv", "gemmSN", "gemmk1", "dot_kernel", "simt_sgemm", "gemmSM", "scal_kernel", "reduce_1Block", "_ffma_")
+
+
+_TYPES = {"float": "f32", "__half": "f16", "__nv_bfloat16": "bf16"}
+
+
+def reduce_workspace_type(kernels: list[str]) -> str | None:
+    """The partials' type of cuBLASLt's splitKreduce_kernel<.., .., .., Partial, Out, Compute, ...>."""
+    for k in kernels:
+        m = re.search(r"splitKreduce_kernel<([^>]*)>", k)
+        if m:
+            args = [a.strip() for a in m.group(1).split(",")]
+            return _TYPES.get(args[3]) if len(args) > 3 else None
+    return None
 
 
 def classify(kernels: list[str]) -> KernelInfo | str:
@@ -53,18 +67,19 @@ def classify(kernels: list[str]) -> KernelInfo | str:
     if len(main) != 1:
         return f"{len(main)} GEMM kernels in {names}"
     n = main[0]
+    workspace = reduce_workspace_type(kernels)
     if any(t in n for t in _CUDA_CORE):
         return f"a CUDA-core kernel ({n}): no tensor-core schedule"
     if n.startswith("nvjet_sm90"):
         m = re.match(r"nvjet_sm90_[a-z]+_\d+x\d+_(\d+)x\d+_", n)
         return KernelInfo(n, "nvjet", "wgmma", int(m.group(1)) if m else None, split or "_splitK" in n,
-                          "_algo2" in n, False)
+                          "_algo2" in n, False, workspace)
     if n.startswith("cutlass_"):
         mma = "m16n8k8" if "s1688" in n else "m16n8k16" if ("s16816" in n or "s161616" in n) else None
         m = re.search(r"_\d+x\d+_(\d+)x\d+_", n)
-        return KernelInfo(n, "cutlass", mma, int(m.group(1)) if m else None, split, False, False)
+        return KernelInfo(n, "cutlass", mma, int(m.group(1)) if m else None, split, False, False, workspace)
     if "xmma_gemm" in n:
         m = re.search(r"tilesize\d+x\d+x(\d+)", n)
         mma = "wgmma" if n.startswith("sm90") else "m16n8k8" if "tf32" in n else "m16n8k16"
-        return KernelInfo(n, "xmma", mma, int(m.group(1)) if m else None, split, False, "segment_k_on" in n)
+        return KernelInfo(n, "xmma", mma, int(m.group(1)) if m else None, split, False, "segment_k_on" in n, workspace)
     return f"an unknown kernel family ({n})"

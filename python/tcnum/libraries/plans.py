@@ -54,27 +54,17 @@ def _align(info: KernelInfo, call: dict) -> int:
     return 0
 
 
-def _schedule(info, instr, tile, partial, split, align, tf32, formats) -> Schedule:
+def _schedule(info, instr, tile, partial, split, align, tf32, formats, c_entry, out) -> Schedule:
     ik = _instr_k(instr)
     promotion = tile // ik if info.promoted and tile else 0
     kw = dict(tile_k=tile if tile and tile % ik == 0 else 0, partial_tile=partial, promotion=promotion,
-              tf32_operands=tf32, note=info.name)
+              tf32_operands=tf32, c=c_entry, note=info.name)
+    if c_entry == "after_reduction" and split > 1 and not formats[2] and out != "f32":
+        kw["sum_format"] = out  # splitKreduce writes D in the output type before its bias epilogue
     if split and split > 1:
         kw.update(split_k=split, slice_rule="whole_tiles", slice_align=align, partial_format=formats[0],
                   reduction_format=formats[1], serial=formats[2])
     return Schedule(**kw)
-
-
-def _reduction_formats(info: KernelInfo, call: dict, split: int) -> list[tuple[str, str, bool]]:
-    """(partial_format, reduction_format, serial) candidates. Serial split-K (a memset of its
-    semaphores, no reduction kernel) writes each running sum into the output type; cuBLAS's
-    splitKreduce adds fp32 partials in fp32 (H100, torch 2.11: docs/libraries.md)."""
-    out = call["out"]
-    if split <= 1:
-        return [("f32", "f32", False)]
-    serial = not any("splitKreduce" in k for k in call["kernels"])
-    options = [("f32", out, True), ("f32", "f32", False)]
-    return options if serial else options[::-1]
 
 
 def plan_for(call: dict) -> Plan:
@@ -82,23 +72,57 @@ def plan_for(call: dict) -> Plan:
     return next(iter(candidates(call)))
 
 
-def candidates(call: dict, max_split: int = 64):
-    """Plans in the order reveal tries them: the rule's first."""
-    info = classify(call["kernels"])
-    if isinstance(info, str):
-        raise Unexplained(info)
-    instr = instruction_for(info, call)
+def _dimensions(call: dict, info: KernelInfo, instr: str, max_split: int) -> dict:
+    """Each choice a plan makes, the rule's value first."""
     ik = _instr_k(instr)
-    tiles = [info.tile_k] if info.tile_k else [32, 16, 64, 128]
-    tiles = [t for t in tiles if t % ik == 0] or [ik]
-    partials = ["first", "last"] if info.family == "cutlass" else ["last", "first"]
-    tf32 = ["nearest_even", "truncate"] if math_type(call) == "tf32" else ["truncate"]
+    tiles = [t for t in ([info.tile_k] if info.tile_k else [32, 16, 64, 128]) if t % ik == 0] or [ik]
     splits = [1]
     if info.split_k:
         first = _split_count(call) or 1
         splits = [first] + [s for s in range(1, max_split + 1) if s != first]
-    for split in splits:
-        aligns = [_align(info, call)] + ([0] if _align(info, call) else [])
-        for align, formats in itertools.product(aligns if split > 1 else [0], _reduction_formats(info, call, split)):
-            for tile, partial, mode in itertools.product(tiles, partials, tf32):
-                yield Plan(instr, _schedule(info, instr, tile, partial, split, align, mode, formats))
+    serial = not any("splitKreduce" in k for k in call["kernels"])
+    out = call["out"]
+    if serial:
+        formats = [("f32", out, True), ("f32", "f32", False), (out, "f32", False)]
+    else:  # cuBLAS's splitKreduce adds in fp32 partials of its workspace type (its name says which)
+        kept = info.partial_type or "f32"
+        formats = [(kept, "f32", False)] + [f for f in (("f32", "f32", False), (out, "f32", False)) if f[0] != kept]
+    return {
+        "split": splits,
+        "tile": tiles,
+        "partial": ["first", "last"] if info.family == "cutlass" else ["last", "first"],
+        "tf32": ["nearest_even", "truncate"] if math_type(call) == "tf32" else ["truncate"],
+        "align": [_align(info, call), 0] if _align(info, call) else [0],
+        # (partial_format, reduction_format, serial): serial split-K (a memset of its semaphores,
+        # no reduction kernel) writes each running sum into the output type; cuBLAS's
+        # splitKreduce adds partials in fp32, kept in its workspace type (H100, torch 2.11:
+        # docs/libraries.md).
+        "formats": formats,
+        # A bias is the GEMM's C: with slice 0's partial (serial split-K's first epilogue), after
+        # the reduction (an epilogue), or as the MMA's C.
+        "entry": (["first_partial", "after_reduction", "first_slice"] if serial else
+                  ["after_reduction", "first_partial", "first_slice"]) if call.get("bias") else ["first_slice"],
+    }
+
+
+def candidates(call: dict, max_split: int = 64):
+    """Plans in the order reveal tries them: the rule's first, then those that differ from it in
+    fewer choices (the split count counting as one), each group by split count in the
+    dimension's order."""
+    info = classify(call["kernels"])  # eagerly: Unexplained is raised here, not at the first next()
+    if isinstance(info, str):
+        raise Unexplained(info)
+    instr = instruction_for(info, call)
+    return _ordered(info, instr, _dimensions(call, info, instr, max_split), call["out"])
+
+
+def _ordered(info: KernelInfo, instr: str, dims: dict, out: str):
+    names = list(dims)
+    combos = itertools.product(*(range(len(dims[n])) for n in names))
+    order = sorted(combos, key=lambda ix: (sum(1 for i in ix if i), ix[names.index("split")] > 0, ix))
+    for ix in order:
+        v = {n: dims[n][i] for n, i in zip(names, ix)}
+        if v["split"] <= 1 and (ix[names.index("align")] or ix[names.index("formats")]):
+            continue  # no slices: alignment and reduction formats do not apply
+        yield Plan(instr, _schedule(info, instr, v["tile"], v["partial"], v["split"], v["align"], v["tf32"],
+                                    v["formats"], v["entry"], out))

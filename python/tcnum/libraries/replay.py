@@ -57,20 +57,22 @@ def _expected(call: dict) -> list[np.ndarray]:
     return [np.array([int(h, 16) for h in it], dtype=np.uint64) for it in items]
 
 
-def _output_bits(acc: np.ndarray, bias, out: str) -> np.ndarray:
-    """The epilogue: acc (+ bias, one fp32 rounding), then RNE into the output type."""
+def _output_bits(acc: np.ndarray, out: str) -> np.ndarray:
+    """The output conversion: D (fp32) rounded to nearest even into the output type."""
     x = acc.astype(np.float32)
-    if bias is not None:
-        x = (x + bias).astype(np.float32)
     if out == "f32":
         return x.view(np.uint32).ravel().astype(np.uint64)
     return inputs.to_dtype(x, out).view(_BITS[out]).ravel().astype(np.uint64)
 
 
 def run_plan(call: dict, plan: Plan, operands: Operands) -> np.ndarray:
-    """The output bits (flat, rows × cols) the plan gives for one batch item."""
-    acc = gemm(operands.a, operands.b, instr=plan.instruction, schedule=plan.schedule, threads=1)
-    return _output_bits(np.asarray(acc), operands.bias, call["out"])
+    """The output bits (flat, rows × cols) the plan gives for one batch item. A bias is the
+    GEMM's C (every row the bias), entering where the plan's schedule says."""
+    c = None
+    if operands.bias is not None:
+        c = np.ascontiguousarray(np.broadcast_to(operands.bias, (operands.a.shape[0], operands.b.shape[1])))
+    acc = gemm(operands.a, operands.b, c, instr=plan.instruction, schedule=plan.schedule, threads=1)
+    return _output_bits(np.asarray(acc), call["out"])
 
 
 def reproduce(call: dict, plan: Plan, operands: list[Operands] | None = None) -> Outcome:

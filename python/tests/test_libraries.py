@@ -1,0 +1,164 @@
+"""Library calls (docs/libraries.md): every recorded torch call on the H100 replayed on the CPU
+with its plan from the shipped table, the table's rule entries still given by the rule, reveal
+recovering schedules hidden in CPU black boxes, lookup, and the corpus reader on hostile input."""
+
+import gzip
+import json
+import random
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import tcnum
+from conftest import REPO
+from tcnum.libraries import corpus, plans, replay, reveal, tables
+
+LIBRARY_CORPORA = REPO / "corpora" / "h100-libraries"
+
+
+def _table_entries():
+    out = {}
+    for path in tables.tables():
+        header, entries = tables.read_table(path)
+        for e in entries:
+            out[(e["family"], e["index"])] = e
+    return out
+
+
+@pytest.fixture(scope="module")
+def recorded():
+    """(family, call) of every configuration of the top-level library corpora."""
+    calls = []
+    for path in sorted(LIBRARY_CORPORA.glob("*.jsonl.gz")):
+        header, lines = corpus.read_library_corpus(path)
+        calls += [(header["family"], c) for c in lines]
+    assert len(calls) >= 500, "the library corpora hold fewer than 500 configurations"
+    return calls
+
+
+def test_every_recorded_call_with_a_plan_reproduces_every_recorded_bit(recorded):
+    entries = _table_entries()
+    reproduced, unexplained, failed = 0, 0, []
+    for family, call in recorded:
+        entry = entries.get((family, call["index"]))
+        assert entry is not None, f"{family} #{call['index']} is not in the plan table"
+        plan = tables.plan_of(entry)
+        if plan is None:
+            assert entry["reason"], entry
+            unexplained += 1
+            continue
+        outcome = replay.reproduce(call, plan)
+        if outcome.ok:
+            reproduced += 1
+        else:
+            failed.append((family, call["index"], outcome))
+    assert not failed, f"{len(failed)} calls no longer reproduce: {failed[:5]}"
+    assert reproduced >= 500
+    assert reproduced >= 0.95 * (reproduced + unexplained), (reproduced, unexplained)
+
+
+def test_entries_marked_rule_are_what_the_rule_gives(recorded):
+    entries = _table_entries()
+    for family, call in recorded:
+        entry = entries[(family, call["index"])]
+        if entry.get("source") != "rule":
+            continue
+        want = tables.plan_of(entry)
+        got = plans.plan_for(call)
+        assert (got.instruction, got.schedule) == (want.instruction, want.schedule), (family, call["index"])
+
+
+def test_calls_without_a_tensor_core_kernel_are_unexplained_with_the_reason(recorded):
+    for family, call in recorded:
+        if any("gemv" in k for k in call["kernels"]):
+            with pytest.raises(plans.Unexplained, match="CUDA-core"):
+                plans.plan_for(call)
+            return
+    pytest.skip("no gemv call recorded")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_reveal_recovers_a_schedule_hidden_in_a_black_box(seed):
+    rng = random.Random(seed)
+    instr = rng.choice(["mma.m16n8k8.f32.bf16.bf16.f32", "mma.m16n8k16.f32.bf16.bf16.f32", "wgmma.m64n8k16.f32.bf16.bf16"])
+    ik = int(instr.split(".")[1].rsplit("k", 1)[1])
+    m, n, k = 8, 8, rng.randrange(100, 400)
+    hidden = tcnum.Schedule(tile_k=ik * rng.choice([1, 2, 4]), partial_tile=rng.choice(["first", "last"]),
+                            split_k=rng.choice([1, 2, 3]), slice_rule="whole_tiles")
+    box = lambda a, b: tcnum.gemm(a, b, instr=instr, schedule=hidden)  # noqa: E731
+    found = reveal.reveal(box, "bf16", "bf16", m, n, k)
+    assert found.plan is not None, found.reason
+    # Equivalent on fresh inputs of both distributions (a different but equal plan is fine).
+    for s in (101, 102):
+        for dist in ("normal", "wide"):
+            a = tcnum.libraries.inputs.to_dtype(tcnum.libraries.inputs.values(s, 1, m, k, dist, 16), "bf16")
+            b = tcnum.libraries.inputs.to_dtype(tcnum.libraries.inputs.values(s, 2, k, n, dist, 16), "bf16")
+            want = np.asarray(box(a, b)).view(np.uint32)
+            got = np.asarray(tcnum.gemm(a, b, instr=found.plan.instruction, schedule=found.plan.schedule)).view(np.uint32)
+            assert np.array_equal(got, want), (hidden, found.plan)
+
+
+def test_reveal_says_when_nothing_fits():
+    def float64_box(a, b):  # no tensor core: exact products, one rounding
+        return (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float32)
+
+    found = reveal.reveal(float64_box, "bf16", "bf16", 8, 8, 64, budget=40)
+    assert found.plan is None and "no candidate" in found.reason
+
+
+def test_lookup_finds_a_recorded_call_and_names_the_tables_when_not(recorded):
+    family, call = next((f, c) for f, c in recorded if c["call"] == "torch.mm" and c["out"] == "f32")
+    entry = _table_entries()[(family, call["index"])]
+    plan = tables.lookup("torch.mm", a=call["a"], b=call["b"], out="f32", m=call["m"], n=call["n"], k=call["k"],
+                         flags=call["flags"])
+    assert plan == tables.plan_of(entry)
+    with pytest.raises(tables.PlanNotFound, match=r"not in the plan tables \(.*jsonl.gz"):
+        tables.lookup("torch.mm", a="bf16", out="f32", m=3, n=5, k=7777777)
+
+
+def _write(path, lines):
+    with gzip.open(path, "wt") as f:
+        for ln in lines:
+            f.write(ln if isinstance(ln, str) else json.dumps(ln))
+            f.write("\n")
+
+
+def test_the_corpus_reader_rejects_hostile_input(tmp_path, recorded):
+    header = {"kind": "tcnum-library-corpus", "version": 1, "family": "x"}
+    good = dict(recorded[0][1])
+    cases = {
+        "not JSON": [header, "{\"call\": "],
+        "duplicate key": [header, '{"m": 1, "m": 2}'],
+        "bad header": [{"kind": "something-else", "version": 1}, good],
+        "missing key": [header, {k: v for k, v in good.items() if k != "out_bits"}],
+        "bad hex": [header, {**good, "out_bits": ["zz"] * len(good["out_bits"])}],
+        "wrong count": [header, {**good, "out_bits": good["out_bits"][:-1]}],
+        "row out of range": [header, {**good, "rows": [good["m"]] + good["rows"][1:]}],
+        "absurd shape": [header, {**good, "k": 10**12}],
+        "a list, not an object": [header, [1, 2]],
+    }
+    for name, lines in cases.items():
+        path = tmp_path / f"{name.replace(' ', '_')}.jsonl.gz"
+        _write(path, lines)
+        with pytest.raises(corpus.LibraryCorpusError):
+            corpus.read_library_corpus(path)
+    (tmp_path / "empty.jsonl.gz").write_bytes(gzip.compress(b""))
+    with pytest.raises(corpus.LibraryCorpusError, match="empty"):
+        corpus.read_library_corpus(tmp_path / "empty.jsonl.gz")
+
+
+def test_schedule_objects_round_trip_and_reject_bad_fields():
+    s = tcnum.Schedule(split_k=4, slice_rule="whole_tiles", tile_k=64, reduction_tree=[[0, 1], [2, 3]], serial=False)
+    assert tcnum.Schedule.from_json(s.to_json()) == s
+    with pytest.raises(ValueError, match="unknown key"):
+        tcnum.Schedule.from_json('{"splitk": 2}')
+    with pytest.raises(ValueError, match="duplicate key"):
+        tcnum.Schedule.from_json('{"split_k": 2, "split_k": 3}')
+    with pytest.raises(ValueError, match="partial_tile"):
+        tcnum.Schedule(partial_tile="middle")
+    a = np.ones((4, 100), ml_dtypes.bfloat16)
+    with pytest.raises(ValueError, match="not both"):
+        tcnum.gemm(a, a.T, schedule=s, split_k=2)
+    with pytest.raises(ValueError, match="leaves out a slice"):
+        tcnum.gemm(a, a.T, schedule={"split_k": 3, "reduction_tree": [0, 1]})

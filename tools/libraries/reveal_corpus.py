@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Reveal the plan of every recorded library call and write the plan table.
+
+For each configuration of the library corpora (docs/library-corpus.md) the plan by rule (from its
+kernel names and cuBLASLt's heuristic) is checked against the recorded output bits; where it
+fails, reveal searches candidate plans (tcnum.libraries.reveal). The table records, per
+configuration, the plan that reproduces every recorded bit and whether the rule gave it, or
+why none does.
+
+Example (the shipped table; about 5 min on 2 cores):
+    PYTHONPATH=build/python python3 tools/libraries/reveal_corpus.py \\
+        corpora/h100-libraries/*.jsonl.gz --out corpora/h100-libraries/plans/h100-torch-2.11.jsonl.gz --jobs 2
+
+Exit status: 0 written, 2 bad input or an existing output (use --force to replace it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import gzip
+import json
+import os
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+
+def _reveal_one(args):
+    family, index, call, budget = args
+    from tcnum.libraries.reveal import reveal_recorded  # noqa: PLC0415 (per worker)
+
+    r = reveal_recorded(call, budget)
+    entry = {"family": family, "index": index, "call": call["call"], "m": call["m"], "n": call["n"], "k": call["k"],
+             "a": call["a"], "b": call["b"], "out": call["out"], "bias": bool(call.get("bias")), "batch": call["batch"],
+             "flags": call["flags"], "kernels": call["kernels"]}
+    if r.plan is None:
+        entry.update(plan=None, reason=r.reason, best_matched=r.best_matched, total=r.total, tried=r.tried)
+    else:
+        entry.update(plan={"instruction": r.plan.instruction, "schedule": json.loads(r.plan.schedule.to_json())},
+                     source=r.plan.source, tried=r.tried)
+    return entry
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("corpora", nargs="+", help="library corpus files (.jsonl.gz)")
+    ap.add_argument("--out", required=True, help="the plan table to write (.jsonl.gz)")
+    ap.add_argument("--budget", type=int, default=3000, help="candidates tried per call (default 3000)")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
+    ap.add_argument("--force", action="store_true", help="replace an existing --out")
+    args = ap.parse_args(argv)
+    from tcnum.libraries.corpus import LibraryCorpusError, read_library_corpus  # noqa: PLC0415
+
+    if not 1 <= args.budget <= 10**6 or not 1 <= args.jobs <= 1024:
+        print("reveal_corpus: --budget must be in 1..10^6 and --jobs in 1..1024", file=sys.stderr)
+        return 2
+    if os.path.exists(args.out) and not args.force:
+        print(f"reveal_corpus: {args.out} exists; pass --force to replace it", file=sys.stderr)
+        return 2
+    work = []
+    try:
+        for path in args.corpora:
+            header, calls = read_library_corpus(path)
+            work += [(header.get("family", os.path.basename(path)), c.get("index"), c, args.budget) for c in calls]
+    except LibraryCorpusError as e:
+        print(f"reveal_corpus: {e}", file=sys.stderr)
+        return 2
+    t0, entries, counts = time.time(), [], collections.Counter()
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for i, entry in enumerate(pool.map(_reveal_one, work, chunksize=8), 1):
+            entries.append(entry)
+            counts[entry.get("source", "none")] += 1
+            if i % 100 == 0 or i == len(work):
+                print(f"reveal_corpus: {i}/{len(work)} calls, {dict(counts)}, {time.time() - t0:.0f} s", file=sys.stderr)
+    folder = os.path.dirname(os.path.abspath(args.out))
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".partial")
+    with os.fdopen(fd, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
+        head = {"kind": "tcnum-library-plans", "version": 1, "corpora": [os.path.basename(p) for p in args.corpora],
+                "budget": args.budget, "counts": dict(counts)}
+        f.write((json.dumps(head) + "\n").encode())
+        for e in entries:
+            f.write((json.dumps(e, sort_keys=True) + "\n").encode())
+    os.replace(tmp, args.out)
+    print(json.dumps({"out": args.out, "calls": len(entries), **counts}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
