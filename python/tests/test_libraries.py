@@ -22,17 +22,17 @@ def _table_entries():
     for path in tables.tables():
         header, entries = tables.read_table(path)
         for e in entries:
-            out[(e["family"], e["index"])] = e
+            out[(e["corpus"], e["index"])] = e
     return out
 
 
 @pytest.fixture(scope="module")
 def recorded():
-    """(family, call) of every configuration of the top-level library corpora."""
+    """("<folder>/<file>", call) of every configuration of every H100 library corpus."""
     calls = []
-    for path in sorted(LIBRARY_CORPORA.glob("*.jsonl.gz")):
+    for path in sorted(LIBRARY_CORPORA.glob("**/*.jsonl.gz")):
         header, lines = corpus.read_library_corpus(path)
-        calls += [(header["family"], c) for c in lines]
+        calls += [(f"{path.parent.name}/{path.name}", c) for c in lines]
     assert len(calls) >= 500, "the library corpora hold fewer than 500 configurations"
     return calls
 
@@ -162,3 +162,37 @@ def test_schedule_objects_round_trip_and_reject_bad_fields():
         tcnum.gemm(a, a.T, schedule=s, split_k=2)
     with pytest.raises(ValueError, match="leaves out a slice"):
         tcnum.gemm(a, a.T, schedule={"split_k": 3, "reduction_tree": [0, 1]})
+
+
+def test_live_planning_follows_the_kernel_names_and_caches_a_table_lookup_reads(tmp_path):
+    # A CPU black box with cuBLAS's split-K structure, as if it had launched these kernels.
+    m, n, k = 8, 8, 1000
+    kernels = ["nvjet_sm90_tst_64x8_64x16_1x1_h_bz_splitK_NNT", "cublasLt::splitKreduce_kernel<32, 16, int, float, float>"]
+    hidden = tcnum.Schedule(split_k=3, slice_rule="whole_tiles", tile_k=64)
+    box = lambda a, b: tcnum.gemm(a, b, instr="wgmma.m64n8k16.f32.bf16.bf16", schedule=hidden)  # noqa: E731
+    found = tcnum.libraries.live.plan_live(box, a="bf16", b="bf16", out="f32", m=m, n=n, k=k, kernels=kernels,
+                                           heuristic={"splitk_num": 3})
+    assert found.plan is not None and found.plan.source == "rule" and found.tried == 1
+    assert found.plan.schedule.split_k == 3 and found.plan.schedule.tile_k == 64
+    tcnum.libraries.live.cache_plan(tmp_path, "my.gemm", a="bf16", b="bf16", out="f32", m=m, n=n, k=k, flags={},
+                                    kernels=kernels, found=found)
+    plan = tables.lookup("my.gemm", a="bf16", out="f32", m=m, n=n, k=k, flags={}, folder=tmp_path)
+    assert (plan.instruction, plan.schedule) == (found.plan.instruction, found.plan.schedule)
+    # Without the heuristic's split count the rule is wrong and reveal searches the split counts.
+    found = tcnum.libraries.live.plan_live(box, a="bf16", b="bf16", out="f32", m=m, n=n, k=k, kernels=kernels)
+    assert found.plan is not None and found.plan.source == "revealed" and found.plan.schedule.split_k == 3
+
+
+def test_the_command_line_replays_and_looks_up(tmp_path, capsys):
+    from tcnum.libraries.__main__ import main
+
+    path = LIBRARY_CORPORA / "grid-pow2" / "mm_f32out.jsonl.gz"
+    assert main(["replay", str(path)]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.endswith("0 failed, 0 unexplained") and int(last.split()[0]) > 100
+    assert main(["lookup", "torch.mm", "--a", "bf16", "--out", "f32", "--shape", "3x5x7777777"]) == 2
+    assert "not in the plan tables" in capsys.readouterr().err
+    assert main(["lookup", "torch.mm", "--a", "bf16", "--out", "f32", "--shape", "3x5"]) == 2
+    bad = tmp_path / "bad.jsonl.gz"
+    bad.write_bytes(gzip.compress(b'{"kind": "nope"}\n'))
+    assert main(["replay", str(bad)]) == 2

@@ -7,9 +7,11 @@ fails, reveal searches candidate plans (tcnum.libraries.reveal). The table recor
 configuration, the plan that reproduces every recorded bit and whether the rule gave it, or
 why none does.
 
-Example (the shipped table; about 5 min on 2 cores):
-    PYTHONPATH=build/python python3 tools/libraries/reveal_corpus.py \\
-        corpora/h100-libraries/*.jsonl.gz --out corpora/h100-libraries/plans/h100-torch-2.11.jsonl.gz --jobs 2
+Example (one of the shipped tables; about 3 min on 2 cores):
+    PYTHONPATH=build/python python3 tools/libraries/reveal_corpus.py corpora/h100-libraries/grid-pow2/*.jsonl.gz \\
+        --out python/tcnum/libraries/tables/h100-torch2.11-grid-pow2.jsonl.gz --jobs 2
+
+Each entry names its corpus file as "<folder>/<file>" and the configuration's index.
 
 Exit status: 0 written, 2 bad input or an existing output (use --force to replace it).
 """
@@ -32,7 +34,7 @@ def _reveal_one(args):
     from tcnum.libraries.reveal import reveal_recorded  # noqa: PLC0415 (per worker)
 
     r = reveal_recorded(call, budget)
-    entry = {"family": family, "index": index, "call": call["call"], "m": call["m"], "n": call["n"], "k": call["k"],
+    entry = {"corpus": family, "index": index, "call": call["call"], "m": call["m"], "n": call["n"], "k": call["k"],
              "a": call["a"], "b": call["b"], "out": call["out"], "bias": bool(call.get("bias")), "batch": call["batch"],
              "flags": call["flags"], "kernels": call["kernels"]}
     if r.plan is None:
@@ -63,7 +65,8 @@ def main(argv=None) -> int:
     try:
         for path in args.corpora:
             header, calls = read_library_corpus(path)
-            work += [(header.get("family", os.path.basename(path)), c.get("index"), c, args.budget) for c in calls]
+            name = "/".join(os.path.abspath(path).split(os.sep)[-2:])  # e.g. grid-pow2/mm_half.jsonl.gz
+            work += [(name, c.get("index"), c, args.budget) for c in calls]
     except LibraryCorpusError as e:
         print(f"reveal_corpus: {e}", file=sys.stderr)
         return 2
@@ -78,8 +81,11 @@ def main(argv=None) -> int:
     os.makedirs(folder, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=folder, suffix=".partial")
     with os.fdopen(fd, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
-        head = {"kind": "tcnum-library-plans", "version": 1, "corpora": [os.path.basename(p) for p in args.corpora],
-                "budget": args.budget, "counts": dict(counts)}
+        header0 = read_library_corpus(args.corpora[0])[0]
+        head = {"kind": "tcnum-library-plans", "version": 1,
+                "corpora": ["/".join(os.path.abspath(p).split(os.sep)[-2:]) for p in args.corpora],
+                "device": header0.get("device"), "recorded": header0.get("recorded"), "budget": args.budget,
+                "counts": dict(counts), "tool": "tools/libraries/reveal_corpus.py"}
         f.write((json.dumps(head) + "\n").encode())
         for e in entries:
             f.write((json.dumps(e, sort_keys=True) + "\n").encode())

@@ -58,6 +58,9 @@ def reduce_workspace_type(kernels: list[str]) -> str | None:
 
 def classify(kernels: list[str]) -> KernelInfo | str:
     """The main GEMM kernel of a call's kernel list, or a string saying why there is none."""
+    if any(any(t in k for t in _CUDA_CORE) for k in kernels if "splitKreduce" not in k):
+        cuda_core = next(k for k in kernels if any(t in k for t in _CUDA_CORE))
+        return f"a CUDA-core kernel ({cuda_core[:120]}): no tensor-core schedule"
     names = [short_name(k) for k in kernels]
     # A reduction kernel after it (parallel split-K), or a memset of its semaphores before it
     # (CUTLASS 2.x serial split-K: slice s adds its partial to slice s-1's D, in order).

@@ -97,7 +97,8 @@ def reveal(black_box, a: str, b: str, m: int, n: int, k: int, *, out: str = "f32
     for tried, plan in enumerate(itertools.islice(pool, budget), 1):
         matched = sum(int(np.count_nonzero(_plan_bits(plan, A, B, out) == want)) for A, B, want in trials)
         if matched == total:
-            return Revealed(plan, tried, matched, total)
+            return Revealed(Plan(plan.instruction, plan.schedule, "rule" if tried == 1 and plans is not None else "revealed"),
+                            tried, matched, total)
         best = max(best, matched)
     return Revealed(None, budget, best, total, f"no candidate of {budget} reproduces every output (best {best} of {total})")
 
