@@ -169,7 +169,7 @@ NB_MODULE(_tcnum, m) {
         nb::arg("tiles"));
   m.def("gemm", &gemm_bits, nb::arg("model"), nb::arg("instruction"), nb::arg("a"), nb::arg("b"), nb::arg("c").none(),
         nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("k_order"), nb::arg("split_k"), nb::arg("threads"),
-        nb::arg("schedule_json"));
+        nb::arg("schedule_json") = "");
   m.def("schedule_normalize", [](const std::string& text) { return schedule_to_json(parse_schedule(text)); },
         nb::arg("json"), "The schedule parsed strictly and printed back with every field (throws ValueError).");
   m.def("schedule_resolve", [](const std::string& text, const Model& model, const std::string& name, int k) {
