@@ -75,6 +75,14 @@ TEST(ReplayCli, AGoodCasePasses) {
   EXPECT_NE(r.output.find("1 passed, 0 failed"), std::string::npos) << r.output;
 }
 
+// A library corpus is not a case corpus: replay says where its replay is, with exit status 2.
+TEST(ReplayCli, ALibraryCorpusIsNamedAndSentToItsReplay) {
+  const std::string f = std::string(TCNUM_SOURCE_DIR) + "/corpora/h100-libraries/mm_f32out.jsonl.gz";
+  const auto r = numprobe("replay " + f);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("python3 -m tcnum.libraries replay"), std::string::npos) << r.output;
+}
+
 // Before: /dev/zero was read forever (one endless line of NULs).
 TEST(ReplayCli, DevZeroEndsWithAnError) {
   const auto r = numprobe("replay /dev/zero");

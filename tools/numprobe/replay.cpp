@@ -1,6 +1,8 @@
 // numprobe replay: re-evaluate recorded device cases with a model, bit for bit.
 #include <atomic>
 #include <cmath>
+#include <string>
+#include <string_view>
 #include <thread>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -37,7 +39,20 @@ struct FileResult {
   std::string error;  // the file could not be read at all
 };
 
+// Library corpora (docs/library-corpus.md) hold library calls, not instruction cases: their
+// replay rebuilds the inputs from a seed and applies a plan table, in Python.
+bool is_library_corpus(const std::string& file) {
+  const auto ends = [&](std::string_view s) { return file.size() >= s.size() && file.compare(file.size() - s.size(), s.size(), s) == 0; };
+  return ends(".jsonl") || ends(".jsonl.gz");
+}
+
 int run_replay(const ReplayOptions& o) {
+  for (const std::string& file : o.files)
+    if (is_library_corpus(file)) {
+      std::cerr << "numprobe replay: " << file << " is a library corpus (library calls, docs/library-corpus.md); "
+                << "replay it with: python3 -m tcnum.libraries replay " << file << "\n";
+      return 2;
+    }
   std::optional<tcnum::Model> model;
   if (!o.model_file.empty()) model = tcnum::load_model_file(o.model_file);
   // Files are replayed in parallel (one file per worker at a time) and reported in order.
