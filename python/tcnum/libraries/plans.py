@@ -47,15 +47,17 @@ def _split_count(call: dict) -> int | None:
     return s if isinstance(s, int) and 1 < s <= 4096 else None  # -1 (unset) reads as 2^32 - 1
 
 
-def _align(info: KernelInfo, call: dict) -> int:
-    """CUTLASS 2.x cuts split-K slices on 128 bits of A; cuBLASLt's nvjet on its k-tile."""
-    if info.family == "cutlass":
-        return 4 if math_type(call) == "tf32" else 8
-    return 0
+def _align(info: KernelInfo, call: dict) -> int | None:
+    """The granule of split-K slices. CUTLASS 2.x kernels (serial and cuBLAS's parallel split-K)
+    cut on the k-tile when it divides K, else on 128 bits of A (8 elements, tf32 4): None here,
+    resolved with the tile. cuBLASLt's nvjet kernels cut on the k-tile (0)."""
+    return None if info.family == "cutlass" else 0
 
 
-def _schedule(info, instr, tile, partial, split, align, tf32, formats, c_entry, out) -> Schedule:
+def _schedule(info, instr, tile, partial, split, align, tf32, formats, c_entry, out, k=0, base_align=8) -> Schedule:
     ik = _instr_k(instr)
+    if align is None:  # CUTLASS: the k-tile where it divides K, else 128 bits of A
+        align = 0 if tile and k % tile == 0 else base_align
     promotion = tile // ik if info.promoted and tile else 0
     kw = dict(tile_k=tile if tile and tile % ik == 0 else 0, partial_tile=partial, promotion=promotion,
               tf32_operands=tf32, c=c_entry, note=info.name)
@@ -92,16 +94,19 @@ def _dimensions(call: dict, info: KernelInfo, instr: str, max_split: int) -> dic
         "tile": tiles,
         "partial": ["first", "last"] if info.family == "cutlass" else ["last", "first"],
         "tf32": ["nearest_even", "truncate"] if math_type(call) == "tf32" else ["truncate"],
-        "align": [_align(info, call), 0] if _align(info, call) else [0],
+        "align": list(dict.fromkeys([_align(info, call), 0, 4 if math_type(call) == "tf32" else 8])),
+        "k": [call["k"]],
+        "base_align": [4 if math_type(call) == "tf32" else 8],
         # (partial_format, reduction_format, serial): serial split-K (a memset of its semaphores,
         # no reduction kernel) writes each running sum into the output type; cuBLAS's
         # splitKreduce adds partials in fp32, kept in its workspace type (H100, torch 2.11:
         # docs/libraries.md).
         "formats": formats,
-        # A bias is the GEMM's C: with slice 0's partial (serial split-K's first epilogue), after
-        # the reduction (an epilogue), or as the MMA's C.
-        "entry": (["first_partial", "after_reduction", "first_slice"] if serial else
-                  ["after_reduction", "first_partial", "first_slice"]) if call.get("bias") else ["first_slice"],
+        # A bias is the GEMM's C: with slice 0's partial (serial split-K's first epilogue, and
+        # splitKreduce over fp32 partials), or after the reduction (splitKreduce over half
+        # partials: D rounded to the output type first), or as the MMA's C.
+        "entry": (["first_partial", "after_reduction", "first_slice"] if serial or (info.partial_type or "f32") == "f32"
+                  else ["after_reduction", "first_partial", "first_slice"]) if call.get("bias") else ["first_slice"],
     }
 
 
@@ -120,9 +125,13 @@ def _ordered(info: KernelInfo, instr: str, dims: dict, out: str):
     names = list(dims)
     combos = itertools.product(*(range(len(dims[n])) for n in names))
     order = sorted(combos, key=lambda ix: (sum(1 for i in ix if i), ix[names.index("split")] > 0, ix))
+    seen = set()
     for ix in order:
         v = {n: dims[n][i] for n, i in zip(names, ix)}
         if v["split"] <= 1 and (ix[names.index("align")] or ix[names.index("formats")]):
             continue  # no slices: alignment and reduction formats do not apply
-        yield Plan(instr, _schedule(info, instr, v["tile"], v["partial"], v["split"], v["align"], v["tf32"],
-                                    v["formats"], v["entry"], out))
+        sched = _schedule(info, instr, v["tile"], v["partial"], v["split"], v["align"], v["tf32"], v["formats"],
+                          v["entry"], out, v["k"], v["base_align"])
+        if sched not in seen:  # two choices can give one schedule (the tile-or-128-bit granule)
+            seen.add(sched)
+            yield Plan(instr, sched)
