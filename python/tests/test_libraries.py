@@ -196,3 +196,13 @@ def test_the_command_line_replays_and_looks_up(tmp_path, capsys):
     bad = tmp_path / "bad.jsonl.gz"
     bad.write_bytes(gzip.compress(b'{"kind": "nope"}\n'))
     assert main(["replay", str(bad)]) == 2
+
+
+def test_the_reproduce_torch_example_runs_without_a_gpu(capsys):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("reproduce_torch", REPO / "examples" / "python" / "reproduce_torch.py")
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    assert example.recorded_call()
+    assert "64 of 64 recorded output elements reproduced bit for bit" in capsys.readouterr().out
