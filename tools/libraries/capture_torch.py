@@ -21,6 +21,15 @@ GRID_CLASSES) x every shape of the grid (pow2: M, N in {16 .. 4096}, K in {16 ..
 the LLM_NK layers x M in {1 .. 4096}), inputs "normal", plus "wide" for every fourth grid point;
 shapes over the work cap are skipped (nothing recorded). --list prints the configurations
 without torch.
+
+cuBLASLt's own log (on unless --no-cublaslt-log): cuBLASLt's logger is routed into Python
+(cublasLtLoggerSetCallback; mask 31, i.e. up to API trace, switched on for the profiled call only);
+each line's "cublaslt" lists the algorithm of every cublasLtMatmul (also cuBLAS's own API calling
+into cuBLASLt: cublasLtTSTMatmul) that the profiled call ran, parsed from the "algo=[...]" of its
+trace message: algo id, tile, stages, reduction scheme, numSplitsK (the split count the GPU used).
+A self-test before any file is written checks that a cuBLAS-API call (torch.mm) and a cuBLASLt
+call (torch.addmm) are both logged; if not, the mask is left on, and as a last resort the script
+re-executes itself with CUBLASLT_LOG_LEVEL=5 CUBLASLT_LOG_FILE=/dev/null.
 """
 
 import argparse
@@ -450,6 +459,163 @@ class LtHeuristic:
                 L.cublasLtMatmulDescDestroy(desc)
 
 
+# ------------------------------------------------------------------ cuBLASLt's log (the algo that ran)
+
+LOGGER_CB = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p)
+LT_LOG_MASK = 1 | 2 | 4 | 8 | 16  # error, trace, hints, info, API trace (= CUBLASLT_LOG_LEVEL 5)
+LT_LOG_REEXEC = "TCNUM_CAPTURE_CUBLASLT_ENV"  # set in the environment of a re-executed run
+LT_KV = re.compile(r"(\w+)=((?:\[[^\]]*\])|(?:[^\s\]]+))")
+
+
+class LtLogCapture:
+    """cuBLASLt's logger routed into a Python list through cublasLtLoggerSetCallback. start()
+    clears the list (and, with `toggle`, sets the mask); stop() returns the messages of the window
+    (level, function, message) and switches the mask off again. Messages outside a window are
+    dropped; the logger's own copy of every message goes to /dev/null (cublasLtLoggerSetFile)."""
+
+    def __init__(self, toggle=True):
+        path = (loaded_libraries("libcublasLt.so") or ["libcublasLt.so"])[0]
+        self.library = path
+        self.lib = ctypes.CDLL(path)
+        self.toggle = toggle
+        self.on = False
+        self.msgs = []
+        self.total = 0
+        self.outside = 0  # messages that arrived outside a window
+
+        def cb(level, fn, msg):
+            self.total += 1
+            if self.on:
+                self.msgs.append((int(level), (fn or b"").decode(errors="replace"),
+                                  (msg or b"").decode(errors="replace")))
+            else:
+                self.outside += 1
+
+        self._cb = LOGGER_CB(cb)  # keep a reference for the library's lifetime
+        self.lib.cublasLtLoggerSetCallback.argtypes = [LOGGER_CB]
+        st = self.lib.cublasLtLoggerSetCallback(self._cb)
+        if st != 0:
+            raise RuntimeError(f"cublasLtLoggerSetCallback: status {st}")
+        self.file = "stdout"
+        try:
+            libc = ctypes.CDLL(None)
+            libc.fopen.restype = ctypes.c_void_p
+            libc.fopen.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+            self._devnull = libc.fopen(b"/dev/null", b"w")
+            self.lib.cublasLtLoggerSetFile.argtypes = [ctypes.c_void_p]
+            if self._devnull and self.lib.cublasLtLoggerSetFile(self._devnull) == 0:
+                self.file = "/dev/null"
+        except (OSError, AttributeError) as exc:
+            log(f"cublasLtLoggerSetFile unusable ({exc!r}): the log also goes to stdout")
+        self.set_toggle(toggle)
+
+    def _mask(self, mask):
+        st = self.lib.cublasLtLoggerSetMask(ctypes.c_int(mask))
+        if st != 0:
+            raise RuntimeError(f"cublasLtLoggerSetMask({mask}): status {st}")
+
+    def set_toggle(self, toggle):
+        self.toggle = toggle
+        self._mask(0 if toggle else LT_LOG_MASK)
+
+    def start(self):
+        self.msgs = []
+        if self.toggle:
+            self._mask(LT_LOG_MASK)
+        self.on = True
+
+    def stop(self):
+        self.on = False
+        if self.toggle:
+            self._mask(0)
+        msgs, self.msgs = self.msgs, []
+        return msgs
+
+
+def parse_lt_algo(fn, msg):
+    """The algorithm of one logged matmul, from the "algo=[...]" of its message, or None."""
+    m = re.search(r"algo=\[([^\]]*)\]", msg)
+    if not m:
+        return None
+    kv = {}
+    for k, v in LT_KV.findall(m.group(1)):
+        kv.setdefault(k, int(v) if re.fullmatch(r"-?\d+", v) else v)
+    out = {"function": fn, "algo_id": kv.get("algoId"), "tile": kv.get("tile"), "stages": kv.get("stages"),
+           "reduction_scheme": kv.get("reductionScheme"), "num_splits_k": kv.get("numSplitsK", 1)}
+    for src, dst in (("customOption", "custom_option"), ("clusterShape", "cluster_shape"),
+                     ("ctaSwizzling", "cta_swizzling")):
+        if src in kv:
+            out[dst] = kv[src]
+    ws = re.search(r"workSpaceSizeInBytes=(\d+)", msg)
+    if ws:
+        out["workspace_bytes"] = int(ws.group(1))
+    out["raw"] = m.group(1)
+    return out
+
+
+def lt_algos(msgs):
+    """The matmuls of one call's log, in order: every message of a function named *Matmul
+    (cublasLtMatmul; cublasLtTSTMatmul where cuBLAS's own API called into cuBLASLt) that holds an
+    "algo=[...]" (the trace message; the API-trace message of the same matmul has none)."""
+    out = []
+    for _level, fn, msg in msgs:
+        if fn.endswith("Matmul"):
+            a = parse_lt_algo(fn, msg)
+            if a is not None:
+                out.append(a)
+    return out
+
+
+def lt_log_selftest(ltlog):
+    """One cuBLAS-API call (torch.mm bf16 without a bias: cublasGemmEx) and one cuBLASLt call
+    (torch.addmm bf16 with a bias), each logged in a window: were their algos seen?"""
+    h = torch.ones(1000, 3001, device="cuda", dtype=torch.bfloat16)  # a shape seen logged as cublasLtTSTMatmul
+    g = torch.ones(3001, 999, device="cuda", dtype=torch.bfloat16)
+    bias = torch.ones(999, device="cuda", dtype=torch.bfloat16)
+    res = {"toggle": ltlog.toggle}
+    for name, fn in (("cublas_api_mm", lambda: torch.mm(h, g)), ("cublaslt_addmm", lambda: torch.addmm(bias, h, g))):
+        torch.cuda.synchronize()
+        ltlog.start()
+        fn()
+        torch.cuda.synchronize()
+        msgs = ltlog.stop()
+        algos = lt_algos(msgs)
+        res[name] = {"messages": len(msgs), "algos": [a["raw"] for a in algos],
+                     "functions": sorted({f for _l, f, _m in msgs})[:20]}
+    res["ok"] = bool(res["cublas_api_mm"]["algos"]) and bool(res["cublaslt_addmm"]["algos"])
+    return res
+
+
+def setup_lt_log(argv):
+    """The logger, self-tested (None, info) if it is unusable; may re-execute the script (above)."""
+    info = {"env": {k: os.environ.get(k) for k in ("CUBLASLT_LOG_LEVEL", "CUBLASLT_LOG_FILE", "CUBLASLT_LOG_MASK")
+                    if os.environ.get(k) is not None}, "selftest": []}
+    try:
+        ltlog = LtLogCapture(toggle=True)
+        for toggle in (True, False):
+            ltlog.set_toggle(toggle)
+            t = lt_log_selftest(ltlog)
+            info["selftest"].append(t)
+            log(f"cuBLASLt log self-test: {json.dumps(t)}")
+            if t["ok"]:
+                break
+    except Exception as exc:  # noqa: BLE001
+        info["error"] = f"{exc.__class__.__name__}: {exc}"
+        log(f"cuBLASLt logger unusable: {info['error']}")
+        return None, info
+    if not info["selftest"][-1]["ok"] and argv is None and not os.environ.get(LT_LOG_REEXEC):
+        env = dict(os.environ, CUBLASLT_LOG_LEVEL="5", CUBLASLT_LOG_FILE="/dev/null", **{LT_LOG_REEXEC: "1"})
+        log("cuBLASLt log self-test failed: re-executing with CUBLASLT_LOG_LEVEL=5 CUBLASLT_LOG_FILE=/dev/null")
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.execve(sys.executable, [sys.executable] + sys.argv, env)
+    info.update({"library": ltlog.library, "file": ltlog.file, "mask": LT_LOG_MASK,
+                 "mode": ("callback; mask on during the profiled call only" if ltlog.toggle
+                          else "callback; mask always on, messages kept during the profiled call only"),
+                 "ok": info["selftest"][-1]["ok"]})
+    return ltlog, info
+
+
 def parse_c_enums(text):
     """NAME -> int for the enumerators of C enums whose values are integer constant expressions
     (literals, earlier names, | & << >> + - ~ and parentheses); an enumerator whose value can't be
@@ -788,16 +954,23 @@ def heuristic_query(cfg, a, b, bias, workspace):
     return q
 
 
-def run_config(cfg, gen, lt, workspace):
+def run_config(cfg, gen, lt, workspace, ltlog=None, sample=None):
     set_flags(cfg["flags"])
     a, b, bias = build_operands(cfg, gen)
     fn = make_call(cfg, a, b, bias)
     torch.cuda.synchronize()
     with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU,
                                             torch.profiler.ProfilerActivity.CUDA]) as prof:
-        out1 = fn()
-        torch.cuda.synchronize()
+        if ltlog is not None:
+            ltlog.start()
+        try:
+            out1 = fn()
+            torch.cuda.synchronize()
+        finally:
+            msgs = ltlog.stop() if ltlog is not None else None
     kernels, launches = kernel_names(prof)
+    if sample is not None and msgs is not None:
+        sample.append(msgs)
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     start.record()
     out2 = fn()
@@ -812,6 +985,8 @@ def run_config(cfg, gen, lt, workspace):
         raise RuntimeError(f"output shape {tuple(out2.shape)}, expected {expect_shape}")
     rec["kernels"] = kernels
     rec["kernel_launches"] = launches
+    if msgs is not None:
+        rec["cublaslt"] = lt_algos(msgs)
     rec["deterministic"] = same_bits(out1, out2)
     ri = torch.tensor(cfg["rows"], device="cuda")
     ci = torch.tensor(cfg["cols"], device="cuda")
@@ -836,6 +1011,28 @@ def run_config(cfg, gen, lt, workspace):
         rec["heuristic"] = h
     del a, b, bias, out1, out2
     return rec
+
+
+def count_lt(st, cfg, algos):
+    """summary.json's "cublaslt" counts for one line."""
+    def bump(d, key, n=1):
+        d[str(key)] = d.get(str(key), 0) + n
+    splits = [a["num_splits_k"] for a in algos]
+    flags = {"lines": 1, "with_algo": int(bool(algos)), "empty": int(not algos),
+             "splits_gt1": int(any(isinstance(x, int) and x > 1 for x in splits)),
+             "splits_minus1": int(-1 in splits), "several_matmuls": int(len(algos) > 1)}
+    for key, v in flags.items():
+        st[key] += v
+    for group, name in (("per_family", cfg["family"]), ("per_class", class_key(cfg))):
+        g = st[group].setdefault(name, {k: 0 for k in flags})
+        for key, v in flags.items():
+            g[key] += v
+    bump(st["matmuls_per_line"], len(algos))
+    for a in algos:
+        bump(st["functions"], a["function"])
+        bump(st["algo_ids"], a["algo_id"])
+        bump(st["num_splits_k"], a["num_splits_k"])
+        bump(st["reduction_schemes"], a["reduction_scheme"])
 
 
 # ------------------------------------------------------------------ main
@@ -874,6 +1071,9 @@ def main(argv=None):
     ap.add_argument("--no-heuristic", action="store_true", help="skip the cuBLASLt heuristic query")
     ap.add_argument("--workspace", type=int, default=32 << 20, help="workspace bytes for the heuristic query")
     ap.add_argument("--check-only", action="store_true", help="only check the GPU generator against numpy")
+    ap.add_argument("--no-cublaslt-log", action="store_true", help="don't log cuBLASLt (no \"cublaslt\" key)")
+    ap.add_argument("--cublaslt-log-sample", type=int, default=1, help="write the whole cuBLASLt log of the "
+                    "first N calls of each call class to DIR/cublaslt-log-sample.txt (0: none; default 1)")
     args = ap.parse_args(argv)
     families = [f for f in args.families.split(",") if f]
     unknown = set(families) - set(FAMILIES)
@@ -893,7 +1093,8 @@ def main(argv=None):
     out_dir = pathlib.Path(args.out)
     paths = {f: out_dir / f"{f}.jsonl.gz" for f in families}
     summary_path = out_dir / "summary.json"
-    existing = [str(p) for p in list(paths.values()) + [summary_path] if p.exists()]
+    sample_path = out_dir / "cublaslt-log-sample.txt"
+    existing = [str(p) for p in list(paths.values()) + [summary_path, sample_path] if p.exists()]
     if existing:
         log(f"error: output exists, not overwriting: {', '.join(existing)}")
         return 2
@@ -930,6 +1131,9 @@ def main(argv=None):
                      out_dtype=torch.float32)
     torch.addmm(w[0], w, w)
     torch.cuda.synchronize()
+    ltlog, ltlog_info = None, {"off": "--no-cublaslt-log"}
+    if not args.no_cublaslt_log:
+        ltlog, ltlog_info = setup_lt_log(argv)  # before any output file is opened (it may re-execute)
     lt, lt_error = None, None
     if not args.no_heuristic:
         try:
@@ -946,7 +1150,8 @@ def main(argv=None):
                                  "deterministic_algorithms": torch.are_deterministic_algorithms_enabled(),
                                  "allow_tf32": tf32_default, **reduction_defaults},
               "heuristic": ({"library": lt.library, "headers": lt.header_dir, "workspace": args.workspace}
-                            if lt else {"off": lt_error or "--no-heuristic"})}
+                            if lt else {"off": lt_error or "--no-heuristic"}),
+              "cublaslt_log": ltlog_info}
     files = {}
     for f in families:
         fh = gzip.open(paths[f], "xt", encoding="utf-8", compresslevel=9)
@@ -957,6 +1162,12 @@ def main(argv=None):
              "per_class": {}, "per_dist": {}, "per_shape_family": {}}
     if args.grid:
         stats["skipped_over_cap"] = []
+    if ltlog is not None:
+        stats["cublaslt"] = {"lines": 0, "with_algo": 0, "empty": 0, "splits_gt1": 0, "splits_minus1": 0,
+                             "several_matmuls": 0, "per_family": {}, "per_class": {}, "functions": {},
+                             "algo_ids": {}, "num_splits_k": {}, "reduction_schemes": {}, "matmuls_per_line": {}}
+    sample_fh = open(sample_path, "x") if ltlog is not None and args.cublaslt_log_sample > 0 else None
+    sampled = {}
     configs = select_configs(args, inputs, reduction_defaults)
     total = len(configs)
     stopped = None
@@ -975,8 +1186,9 @@ def main(argv=None):
                                                  f"{cfg['m']}x{cfg['n']}x{cfg['k']}")
                 continue
             t0 = time.perf_counter()
+            sample = [] if sample_fh and sampled.get(class_key(cfg), 0) < args.cublaslt_log_sample else None
             try:
-                rec = run_config(cfg, gen, lt, args.workspace)
+                rec = run_config(cfg, gen, lt, args.workspace, ltlog, sample)
             except Exception as exc:  # noqa: BLE001  (a call torch refuses is recorded, not fatal)
                 rec = {k: v for k, v in cfg.items() if k != "family"}
                 rec["error"] = f"{exc.__class__.__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
@@ -996,6 +1208,14 @@ def main(argv=None):
                 stats["nondeterministic"] += not rec["deterministic"]
                 for kn in rec["kernels"]:
                     stats["kernels"][kn] = stats["kernels"].get(kn, 0) + 1
+            if "cublaslt" in rec:
+                count_lt(stats["cublaslt"], cfg, rec["cublaslt"])
+            if sample:
+                sampled[class_key(cfg)] = sampled.get(class_key(cfg), 0) + 1
+                sample_fh.write(f"===== #{i} [{cfg['family']}] {class_key(cfg)} {cfg['batch']}x{cfg['m']}x"
+                                f"{cfg['n']}x{cfg['k']} layout {cfg['layout']['a']}/{cfg['layout']['b']}\n")
+                for lv, fnn, msg in sample[0]:
+                    sample_fh.write(f"[{lv}] {fnn}: {msg}\n")
             log(f"config {n_done}/{total} #{i} [{cfg['family']}] {cfg['call']} {cfg['a']}x{cfg['b']}->"
                 f"{cfg['out']} {cfg['batch']}x{cfg['m']}x{cfg['n']}x{cfg['k']}: "
                 f"{'ERROR ' + rec['error'][:120] if 'error' in rec else ', '.join(k[:60] for k in rec['kernels'])}"
@@ -1003,6 +1223,11 @@ def main(argv=None):
     finally:
         for fh in files.values():
             fh.close()
+        if sample_fh:
+            sample_fh.close()
+        if ltlog is not None:
+            stats["cublaslt"]["messages_total"] = ltlog.total
+            stats["cublaslt"]["messages_outside_windows"] = ltlog.outside
         stats["stopped"] = stopped
         stats["seconds"] = round(time.perf_counter() - t_start, 1)
         stats["kernels"] = dict(sorted(stats["kernels"].items(), key=lambda kv: -kv[1]))
@@ -1011,6 +1236,10 @@ def main(argv=None):
             f.write("\n")
     log(f"done: {stats['configs']} configurations, {stats['errors']} errors, "
         f"{stats['nondeterministic']} nondeterministic, {stats['seconds']} s")
+    if ltlog is not None:
+        c = stats["cublaslt"]
+        log(f"cuBLASLt log: {c['with_algo']} of {c['lines']} lines with a logged algo, {c['splits_gt1']} with "
+            f"numSplitsK > 1, {c['splits_minus1']} with -1, {c['several_matmuls']} with several matmuls")
     return 0
 
 
