@@ -111,10 +111,10 @@ void lay_out_chains(detail::GemmCall& call) {
   for (std::size_t slice = 0; slice < s.slices.size(); ++slice) {
     const int begin = static_cast<int>(call.steps.size()), len = static_cast<int>(s.slices[slice].size());
     call.steps.insert(call.steps.end(), s.slices[slice].begin(), s.slices[slice].end());
-    const int per = s.promotion > 0 ? s.promotion : len;
+    const int per = s.source.promotion > 0 ? s.source.promotion : len;
     for (int p = 0; p < len; p += per)
       call.chains.push_back({begin + p, begin + std::min(p + per, len), static_cast<int>(slice),
-                             s.c_entry == CEntry::first_slice && slice == 0 && p == 0});
+                             s.source.c_entry == CEntry::first_slice && slice == 0 && p == 0});
   }
 }
 
@@ -158,7 +158,7 @@ static std::vector<std::uint32_t> gemm_impl(const Model& model, const Instructio
   if (d.empty()) return d;  // nothing sized by K was built: an empty D needs none of it
 
   std::vector<std::uint32_t> a_rounded, b_rounded;  // tf32 operands rounded to nearest even, if asked
-  const bool round = call.schedule.tf32_operands == Tf32Operands::nearest_even;
+  const bool round = call.schedule.source.tf32_operands == Tf32Operands::nearest_even;
   if (round && in.a_type == Format::tf32) a_rounded = tf32_rounded(a);
   if (round && in.b_type == Format::tf32) b_rounded = tf32_rounded(b);
   call.a = a_rounded.empty() ? a.data() : a_rounded.data();

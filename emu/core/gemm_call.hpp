@@ -42,8 +42,8 @@ struct GemmCall {
   std::uint32_t combine(const std::uint32_t* chain_results, std::uint32_t c_bits) const;
   // True when D is the single chain's result as it stands (no slices, no promotion, C inside).
   bool single_chain() const {
-    return chains.size() == 1 && schedule.c_entry == CEntry::first_slice && !schedule.serial &&
-           (schedule.partial_format == ReductionFormat::fp32 || schedule.partial_format == ReductionFormat::d);
+    return chains.size() == 1 && schedule.source.c_entry == CEntry::first_slice && !schedule.source.serial &&
+           (schedule.source.partial_format == ReductionFormat::fp32 || schedule.source.partial_format == ReductionFormat::d);
   }
 };
 

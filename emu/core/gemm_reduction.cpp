@@ -52,12 +52,12 @@ std::uint32_t GemmCall::combine(const std::uint32_t* results, std::uint32_t c_bi
     const double v = to_double(d, results[ch]);  // f16 and fp32 values are exact in fp32
     partial[s] = ch == 0 || chains[ch - 1].slice != chains[ch].slice ? v : add_f32(partial[s], v);
   }
-  if (schedule.c_entry == CEntry::first_partial) partial[0] = add_f32(partial[0], to_double(in.c_type, c_bits));
-  if (schedule.partial_format != ReductionFormat::fp32)
-    for (double& p : partial) p = round_to(schedule.partial_format, d, p);
-  if (schedule.serial) partial[0] = round_to(schedule.reduction_format, d, partial[0]);  // slice 0's write
+  if (schedule.source.c_entry == CEntry::first_partial) partial[0] = add_f32(partial[0], to_double(in.c_type, c_bits));
+  if (schedule.source.partial_format != ReductionFormat::fp32)
+    for (double& p : partial) p = round_to(schedule.source.partial_format, d, p);
+  if (schedule.source.serial) partial[0] = round_to(schedule.source.reduction_format, d, partial[0]);  // slice 0's write
   stack.clear();
-  for (const int op : schedule.reduction_tree) {
+  for (const int op : schedule.reduction_program) {
     if (op >= 0) {
       stack.push_back(partial[static_cast<std::size_t>(op)]);
       continue;
@@ -66,11 +66,11 @@ std::uint32_t GemmCall::combine(const std::uint32_t* results, std::uint32_t c_bi
     stack.pop_back();
     // The double sum of two fp32 values, then one more rounding, is one correct rounding into
     // fp32 or any narrower format (53 >= 2·24 + 2).
-    stack.back() = round_to(schedule.reduction_format, d, stack.back() + right);
+    stack.back() = round_to(schedule.source.reduction_format, d, stack.back() + right);
   }
   double sum = stack.back();
-  if (schedule.c_entry == CEntry::after_reduction)
-    sum = add_f32(round_to(schedule.sum_format, d, sum), to_double(in.c_type, c_bits));
+  if (schedule.source.c_entry == CEntry::after_reduction)
+    sum = add_f32(round_to(schedule.source.sum_format, d, sum), to_double(in.c_type, c_bits));
   return encode(d, sum, Rounding::nearest_even);  // NaN -> canonical; f16: RNE, overflow -> Inf
 }
 

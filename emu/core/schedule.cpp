@@ -181,15 +181,9 @@ void check_schedule(const Schedule& s, const Instruction& in, int k) {
 ResolvedSchedule resolve_schedule(const Schedule& s, const Instruction& in, int k) {
   const int tile = checked_tile(s, in, k);
   ResolvedSchedule r;
-  r.reduction_tree = reduction_program(s.reduction_tree, check_schedule(s, in, k, tile));
+  r.reduction_program = reduction_program(s.reduction_tree, check_schedule(s, in, k, tile));
   r.slices = build_slices(s, in, k, tile);
-  r.promotion = s.promotion;
-  r.reduction_format = s.reduction_format;
-  r.partial_format = s.partial_format;
-  r.serial = s.serial;
-  r.sum_format = s.sum_format;
-  r.c_entry = s.c_entry;
-  r.tf32_operands = s.tf32_operands;
+  r.source = s;
   return r;
 }
 

@@ -37,6 +37,8 @@ def _reveal_one(args):
     entry = {"corpus": family, "index": index, "call": call["call"], "m": call["m"], "n": call["n"], "k": call["k"],
              "a": call["a"], "b": call["b"], "out": call["out"], "bias": bool(call.get("bias")), "batch": call["batch"],
              "flags": call["flags"], "kernels": call["kernels"]}
+    if call.get("logged"):
+        entry["logged"] = call["logged"]
     if r.plan is None:
         entry.update(plan=None, reason=r.reason, best_matched=r.best_matched, total=r.total, tried=r.tried)
     else:
@@ -52,6 +54,9 @@ def main(argv=None) -> int:
     ap.add_argument("--budget", type=int, default=3000, help="candidates tried per call (default 3000)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
     ap.add_argument("--force", action="store_true", help="replace an existing --out")
+    ap.add_argument("--log", action="append", default=[],
+                    help="cuBLASLt logs of the same calls (tools/libraries/heuristic_variants.py output): the "
+                         "logged split count replaces the heuristic's in the rule")
     args = ap.parse_args(argv)
     from tcnum.libraries.corpus import LibraryCorpusError, read_library_corpus  # noqa: PLC0415
 
@@ -61,12 +66,22 @@ def main(argv=None) -> int:
     if os.path.exists(args.out) and not args.force:
         print(f"reveal_corpus: {args.out} exists; pass --force to replace it", file=sys.stderr)
         return 2
+    logs = {}
+    for path in args.log:
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            for line in list(f)[1:]:
+                e = json.loads(line)
+                if e.get("logged"):
+                    logs[(e["corpus"], e["index"])] = [x for x in e["logged"] if isinstance(x, dict)]
     work = []
     try:
         for path in args.corpora:
             header, calls = read_library_corpus(path)
             name = "/".join(os.path.abspath(path).split(os.sep)[-2:])  # e.g. grid-pow2/mm_half.jsonl.gz
-            work += [(name, c.get("index"), c, args.budget) for c in calls]
+            for c in calls:
+                if (name, c.get("index")) in logs:
+                    c = {**c, "logged": logs[(name, c.get("index"))]}  # a copy: the corpus line stays as recorded
+                work.append((name, c.get("index"), c, args.budget))
     except LibraryCorpusError as e:
         print(f"reveal_corpus: {e}", file=sys.stderr)
         return 2

@@ -84,17 +84,13 @@ struct KStep {
   bool operator==(const KStep&) const = default;
 };
 
-// A schedule made explicit for one call: the k-steps of every slice in the order they run.
+// A schedule made explicit for one call: the k-steps of every slice in the order they run, the
+// reduction as a postfix program over the slices (never empty: the sequential one written
+// out), and the schedule it came from (its accumulation fields apply as they are).
 struct ResolvedSchedule {
   std::vector<std::vector<KStep>> slices;
-  int promotion = 0;
-  std::vector<int> reduction_tree;  // never empty: the sequential program is written out
-  ReductionFormat reduction_format = ReductionFormat::fp32;
-  ReductionFormat partial_format = ReductionFormat::fp32;
-  bool serial = false;
-  CEntry c_entry = CEntry::first_slice;
-  ReductionFormat sum_format = ReductionFormat::fp32;
-  Tf32Operands tf32_operands = Tf32Operands::truncate;
+  std::vector<int> reduction_program;
+  Schedule source;
 };
 
 // The schedule GemmOptions{k_order, split_k} has always meant.

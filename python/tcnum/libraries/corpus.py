@@ -65,6 +65,18 @@ def check_call(call: dict, where: str) -> dict:
     return call
 
 
+def is_library_corpus(path) -> bool:
+    """Whether the file's first line is a library corpus header (folders also hold other
+    JSON-lines files, e.g. heuristic-variants/)."""
+    path = os.fspath(path)
+    opener = gzip.open if path.endswith(".gz") else open
+    try:
+        with opener(path, "rt", encoding="utf-8") as f:
+            return json.loads(f.readline()).get("kind") == KIND
+    except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError, AttributeError):
+        return False
+
+
 def read_library_corpus(path) -> tuple[dict, list[dict]]:
     """(header, configuration lines) of one library corpus file (.jsonl or .jsonl.gz)."""
     path = os.fspath(path)

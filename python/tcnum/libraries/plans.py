@@ -41,7 +41,23 @@ def _instr_k(instr: str) -> int:
     return int(instr.split(".")[1].rsplit("k", 1)[1])
 
 
+def logged_split(call: dict) -> int | None:
+    """The split count cuBLASLt logged for the call's matmul (CUBLASLT_LOG_LEVEL=5: the ground
+    truth; docs/library-corpus.md), from the line's "cublaslt" list or a "logged" supplement
+    (tools/libraries/heuristic_variants.py); -1 (segment-K kernels) reads as 1."""
+    for key, field in (("cublaslt", "num_splits_k"), ("logged", "numSplitsK")):
+        entries = [e for e in (call.get(key) or []) if isinstance(e, dict)]
+        if entries:
+            v = entries[-1].get(field, 1)
+            return 1 if not isinstance(v, int) or v < 1 else min(v, 4096)
+    return None
+
+
 def _split_count(call: dict) -> int | None:
+    """The split count: as logged where it was, else cuBLASLt's heuristic for the equivalent call."""
+    logged = logged_split(call)
+    if logged is not None:
+        return logged
     h = call.get("heuristic") or {}
     s = h.get("splitk_num")
     return s if isinstance(s, int) and 1 < s <= 4096 else None  # -1 (unset) reads as 2^32 - 1
