@@ -16,7 +16,8 @@ std::string str(long long v) { return std::to_string(v); }
 
 // Instruction steps of in.k covering [begin, end) from `begin`, the last one short.
 void append_steps(std::vector<KStep>& out, int begin, int end, int ik) {
-  for (int k = begin; k < end; k += ik) out.push_back({k, std::min(ik, end - k)});
+  for (long long k = begin; k < end; k += ik)  // long long: k + ik may pass INT_MAX
+    out.push_back({static_cast<int>(k), static_cast<int>(std::min<long long>(ik, end - k))});
 }
 
 // One slice [begin, end) cut into k-tiles of `tile` (the partial tile first or last), each tile
