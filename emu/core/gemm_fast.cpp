@@ -167,11 +167,12 @@ void run_fast(const GemmCall& call, const MmaPlan& first, const MmaPlan& rest, s
   constexpr std::size_t kRows = 16;
   const int chunk = std::max(1, static_cast<int>(16384 / (call.ik * kLanes * 8)));
   const std::size_t row_blocks = (M + kRows - 1) / kRows;
+  const bool single = call.single_chain();
   auto task = [&](std::size_t task_index) {
     const std::size_t g = task_index % groups, i0 = task_index / groups * kRows, rows = std::min(kRows, M - i0);
     const std::size_t j0 = g * kLanes, lanes = std::min<std::size_t>(kLanes, N - j0);
     std::uint32_t acc[kRows][kLanes];
-    std::vector<std::uint32_t> results(rows * kLanes * n_chains);  // [row][lane][chain]
+    std::vector<std::uint32_t> results(single ? 0 : rows * kLanes * n_chains);  // [row][lane][chain]
     for (std::size_t ch = 0; ch < n_chains; ++ch) {
       const Chain& chain = call.chains[ch];
       for (std::size_t r = 0; r < rows; ++r)
@@ -185,8 +186,12 @@ void run_fast(const GemmCall& call, const MmaPlan& first, const MmaPlan& rest, s
                   acc[r], c_step, t0, t1);
       }
       for (std::size_t r = 0; r < rows; ++r)
-        for (std::size_t l = 0; l < lanes; ++l) results[(r * kLanes + l) * n_chains + ch] = acc[r][l];
+        for (std::size_t l = 0; l < lanes; ++l) {
+          if (single) d[(i0 + r) * N + j0 + l] = acc[r][l];  // D is the one chain's result
+          else results[(r * kLanes + l) * n_chains + ch] = acc[r][l];
+        }
     }
+    if (single) return;
     for (std::size_t r = 0; r < rows; ++r)
       for (std::size_t l = 0; l < lanes; ++l)
         d[(i0 + r) * N + j0 + l] = call.combine(results.data() + (r * kLanes + l) * n_chains, call.c[(i0 + r) * N + j0 + l]);
