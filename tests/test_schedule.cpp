@@ -101,6 +101,37 @@ TEST(Schedule, SequentialSlicesArePerSliceGemmsPlusFp32Additions) {
   }
 }
 
+// cuBLASLt's algo 63 (sm80_xmma split-K): k-tiles dealt round robin over the slices; each slice
+// is gemm on its tiles' columns, the partials added in slice order.
+TEST(Schedule, InterleavedTilesAreRoundRobinSlices) {
+  const Instruction& in = bf16_mma();
+  const int k = 300, tile = 64, split = 3;  // tiles [0,64) [64,128) [128,192) [192,256) [256,300)
+  const Operands x = random_operands(in, 4, 8, k, 11, 12);
+  Schedule s;
+  s.split_k = split;
+  s.slice_rule = SliceRule::interleaved_tiles;
+  s.tile_k = tile;
+  const auto d = run(in, x, with(s));
+  auto columns = [&](std::vector<int> ks, bool keep_c) {
+    Operands g{x.m, x.n, static_cast<int>(ks.size()), {}, {}, keep_c ? x.c : std::vector<std::uint32_t>(x.c.size(), 0)};
+    for (int i = 0; i < x.m; ++i)
+      for (const int kk : ks) g.a.push_back(x.a[static_cast<std::size_t>(i * x.k + kk)]);
+    for (const int kk : ks)
+      for (int j = 0; j < x.n; ++j) g.b.push_back(x.b[static_cast<std::size_t>(kk * x.n + j)]);
+    return run(in, g);
+  };
+  std::vector<std::vector<std::uint32_t>> p;
+  for (int sl = 0; sl < split; ++sl) {
+    std::vector<int> ks;
+    for (int t = sl; t * tile < k; t += split)
+      for (int kk = t * tile; kk < std::min(k, (t + 1) * tile); ++kk) ks.push_back(kk);
+    p.push_back(columns(ks, sl == 0));
+  }
+  for (std::size_t e = 0; e < d.size(); ++e)
+    ASSERT_EQ(d[e], std::bit_cast<std::uint32_t>((f32(p[0][e]) + f32(p[1][e])) + f32(p[2][e]))) << "element " << e;
+  EXPECT_EQ(resolve_schedule(s, in, 100).slices.size(), 2u) << "2 tiles: 2 slices, never an empty one";
+}
+
 TEST(Schedule, ReductionTreeAddsInItsOrder) {
   const Instruction& in = bf16_mma();
   const Operands x = random_operands(in, 4, 8, 128, 3, 12);
@@ -364,7 +395,7 @@ RC_GTEST_PROP(Schedule, FastEqualsReferenceUnderEverySchedule, ()) {
   const int slices = *rc::gen::inRange(1, std::min(k, 5) + 1);
   if (*rc::gen::arbitrary<bool>()) {
     s.split_k = slices;
-    s.slice_rule = SliceRule::whole_tiles;
+    s.slice_rule = *rc::gen::element(SliceRule::whole_tiles, SliceRule::interleaved_tiles);
   } else {
     s.slice_bounds = {0};
     for (int i = 1; i < slices; ++i) s.slice_bounds.push_back(s.slice_bounds.back() + *rc::gen::inRange(1, k - s.slice_bounds.back() - (slices - i) + 1));

@@ -108,6 +108,12 @@ std::size_t check_schedule(const Schedule& s, const Instruction& in, int k, int 
         if (b % in.k != 0) fail("a block-scaled instruction needs slice bounds on whole k-steps; " + str(b) + " is not");
     return s.slice_bounds.size() - 1;
   }
+  if (s.slice_rule == SliceRule::interleaved_tiles) {
+    if (!s.k_order.empty()) fail("k_order cannot be combined with slice_rule interleaved_tiles");
+    if (in.block_scaled() && tile % in.k != 0) fail("a block-scaled instruction needs whole k-steps");
+    const long long tiles = (static_cast<long long>(k) + tile - 1) / tile;
+    return static_cast<std::size_t>(std::min<long long>(tiles, s.split_k));
+  }
   if (s.slice_rule == SliceRule::whole_tiles) {
     if (!s.k_order.empty()) fail("k_order cannot be combined with slice_rule whole_tiles");
     const long long g = s.slice_align == 0 ? tile : s.slice_align;
@@ -124,7 +130,20 @@ std::size_t check_schedule(const Schedule& s, const Instruction& in, int k, int 
   return static_cast<std::size_t>(s.split_k);
 }
 
+// Tiles of `tile` from k = 0 (the last one partial) dealt round robin over `split` slices.
+std::vector<std::vector<KStep>> interleaved_slices(int k, int tile, int ik, int split) {
+  const long long tiles = (static_cast<long long>(k) + tile - 1) / tile;
+  std::vector<std::vector<KStep>> slices(static_cast<std::size_t>(std::min<long long>(tiles, split)));
+  for (long long t = 0; t < tiles; ++t) {
+    const auto begin = static_cast<int>(t * tile), end = static_cast<int>(std::min<long long>(k, (t + 1) * tile));
+    append_steps(slices[static_cast<std::size_t>(t % static_cast<long long>(slices.size()))], begin, end, ik);
+  }
+  return slices;
+}
+
 std::vector<std::vector<KStep>> build_slices(const Schedule& s, const Instruction& in, int k, int tile) {
+  if (s.slice_bounds.empty() && s.slice_rule == SliceRule::interleaved_tiles)
+    return interleaved_slices(k, tile, in.k, s.split_k);
   std::vector<int> bounds = s.slice_bounds;
   if (bounds.empty() && s.slice_rule == SliceRule::whole_tiles)
     bounds = whole_tile_bounds(k, s.slice_align == 0 ? tile : s.slice_align, s.split_k);

@@ -88,7 +88,8 @@ json postfix_to_tree(const std::vector<int>& program) {
 }
 
 constexpr std::initializer_list<std::pair<const char*, SliceRule>> kSliceRules = {
-    {"balanced_steps", SliceRule::balanced_steps}, {"whole_tiles", SliceRule::whole_tiles}};
+    {"balanced_steps", SliceRule::balanced_steps}, {"whole_tiles", SliceRule::whole_tiles},
+    {"interleaved_tiles", SliceRule::interleaved_tiles}};
 constexpr std::initializer_list<std::pair<const char*, PartialTile>> kPartial = {{"last", PartialTile::last},
                                                                                  {"first", PartialTile::first}};
 constexpr std::initializer_list<std::pair<const char*, ReductionFormat>> kReductionFormats = {

@@ -25,7 +25,7 @@ def _tuple_tree(tree):
 class Schedule:
     """A GEMM schedule (docs/libraries.md, "The schedule language").
 
-    split_k, slice_rule ("balanced_steps" | "whole_tiles"), slice_bounds (explicit k boundaries
+    split_k, slice_rule ("balanced_steps" | "whole_tiles" | "interleaved_tiles"), slice_bounds (explicit k boundaries
     0 < ... < K), slice_align (whole_tiles' granule in k; 0 = tile_k), tile_k (the kernel's k-tile; 0 = the instruction's k), partial_tile ("last" |
     "first": where a partial k-tile goes), k_order (a permutation of the k-steps), promotion
     (k-steps per tensor-core chain before an fp32 add; 0 = none), reduction_tree (nested pairs of

@@ -32,6 +32,8 @@ enum class SliceRule : std::uint8_t {
   balanced_steps,  // steps/S k-steps each, the first steps % S one longer (tcnum's split_k)
   whole_tiles,     // ceil(K / (S·g))·g of K each, g = slice_align (default tile_k), the last
                    // slice short: cuBLAS splitK (g = its k-tile), CUTLASS 2.x (g = 128 bits of A)
+  interleaved_tiles,  // k-tiles dealt round robin: slice s takes tiles s, s + S, s + 2S, ... in
+                      // ascending k (cuBLASLt algo 63, sm80_xmma split-K); the last tile partial
 };
 enum class PartialTile : std::uint8_t { last, first };
 // The format partials are stored in, and additions of the reduction round to: fp32, the

@@ -53,6 +53,15 @@ def logged_split(call: dict) -> int | None:
     return None
 
 
+def logged_algo(call: dict) -> int | None:
+    """cuBLASLt's logged algo id for the call's matmul (None where nothing was logged)."""
+    entries = [e for e in (call.get("cublaslt") or []) if isinstance(e, dict)]
+    if entries:
+        return entries[-1].get("algo_id")
+    entries = [e for e in (call.get("logged") or []) if isinstance(e, dict)]
+    return entries[-1].get("algoId") if entries else None
+
+
 def _split_count(call: dict) -> int | None:
     """The split count: as logged where it was, else cuBLASLt's heuristic for the equivalent call."""
     logged = logged_split(call)
@@ -70,7 +79,8 @@ def _align(info: KernelInfo, call: dict) -> int | None:
     return None if info.family == "cutlass" else 0
 
 
-def _schedule(info, instr, tile, partial, split, align, tf32, formats, c_entry, out, k=0, base_align=8) -> Schedule:
+def _schedule(info, instr, tile, partial, split, align, tf32, formats, c_entry, out, k=0, base_align=8,
+              rule="whole_tiles") -> Schedule:
     ik = _instr_k(instr)
     if align is None:  # CUTLASS: the k-tile where it divides K, else 128 bits of A
         align = 0 if tile and k % tile == 0 else base_align
@@ -80,8 +90,8 @@ def _schedule(info, instr, tile, partial, split, align, tf32, formats, c_entry, 
     if c_entry == "after_reduction" and split > 1 and not formats[2] and out != "f32":
         kw["sum_format"] = out  # splitKreduce writes D in the output type before its bias epilogue
     if split and split > 1:
-        kw.update(split_k=split, slice_rule="whole_tiles", slice_align=align, partial_format=formats[0],
-                  reduction_format=formats[1], serial=formats[2])
+        kw.update(split_k=split, slice_rule=rule, slice_align=align if rule == "whole_tiles" else 0,
+                  partial_format=formats[0], reduction_format=formats[1], serial=formats[2] and rule == "whole_tiles")
     return Schedule(**kw)
 
 
@@ -99,6 +109,7 @@ def _dimensions(call: dict, info: KernelInfo, instr: str, max_split: int) -> dic
         first = _split_count(call) or 1
         splits = [first] + [s for s in range(1, max_split + 1) if s != first]
     serial = not any("splitKreduce" in k for k in call["kernels"])
+    interleaved = logged_algo(call) == 63  # sm80_xmma split-K: k-tiles dealt round robin
     out = call["out"]
     if serial:
         formats = [("f32", out, True), ("f32", "f32", False), (out, "f32", False)]
@@ -121,8 +132,11 @@ def _dimensions(call: dict, info: KernelInfo, instr: str, max_split: int) -> dic
         # A bias is the GEMM's C: with slice 0's partial (serial split-K's first epilogue, and
         # splitKreduce over fp32 partials), or after the reduction (splitKreduce over half
         # partials: D rounded to the output type first), or as the MMA's C.
-        "entry": (["first_partial", "after_reduction", "first_slice"] if serial or (info.partial_type or "f32") == "f32"
+        "entry": (["first_partial", "after_reduction", "first_slice"]
+                  if (serial or (info.partial_type or "f32") == "f32") and not interleaved
                   else ["after_reduction", "first_partial", "first_slice"]) if call.get("bias") else ["first_slice"],
+        "rule": ["interleaved_tiles", "whole_tiles"] if interleaved else
+                ["whole_tiles", "interleaved_tiles"] if info.family == "xmma" else ["whole_tiles"],
     }
 
 
@@ -144,10 +158,10 @@ def _ordered(info: KernelInfo, instr: str, dims: dict, out: str):
     seen = set()
     for ix in order:
         v = {n: dims[n][i] for n, i in zip(names, ix)}
-        if v["split"] <= 1 and (ix[names.index("align")] or ix[names.index("formats")]):
+        if v["split"] <= 1 and (ix[names.index("align")] or ix[names.index("formats")] or ix[names.index("rule")]):
             continue  # no slices: alignment and reduction formats do not apply
         sched = _schedule(info, instr, v["tile"], v["partial"], v["split"], v["align"], v["tf32"], v["formats"],
-                          v["entry"], out, v["k"], v["base_align"])
+                          v["entry"], out, v["k"], v["base_align"], v["rule"])
         if sched not in seen:  # two choices can give one schedule (the tile-or-128-bit granule)
             seen.add(sched)
             yield Plan(instr, sched)
