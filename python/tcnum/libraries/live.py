@@ -26,7 +26,7 @@ from .reveal import Revealed, reveal
 def plan_live(black_box, *, a: str, b: str, out: str, m: int, n: int, k: int, kernels: list[str],
               flags: dict | None = None, heuristic: dict | None = None, budget: int = 3000) -> Revealed:
     """The plan of black_box(A, B) -> D, searched in the order the kernel names' rule gives."""
-    call = {"kernels": list(kernels), "a": a, "b": b, "out": out, "m": m, "n": n, "k": k, "flags": dict(flags or {}),
+    call = {"call": "live", "kernels": list(kernels), "a": a, "b": b, "out": out, "m": m, "n": n, "k": k, "flags": dict(flags or {}),
             "bias": None, "heuristic": heuristic, "batch": 1}
     try:
         plans = candidates(call)

@@ -143,7 +143,14 @@ def _dimensions(call: dict, info: KernelInfo, instr: str, max_split: int) -> dic
 def candidates(call: dict, max_split: int = 64):
     """Plans in the order reveal tries them: the rule's first, then those that differ from it in
     fewer choices (the split count counting as one), each group by split count in the
-    dimension's order."""
+    dimension's order. Triton and XLA calls take their own rules (plans_triton_xla)."""
+    if call.get("call", "").startswith(("triton.", "jax.")):
+        from . import plans_triton_xla as tx  # noqa: PLC0415
+
+        try:
+            return list(tx.triton_candidates(call) if call["call"].startswith("triton.") else tx.xla_candidates(call))
+        except tx.TritonXlaUnexplained as e:
+            raise Unexplained(str(e)) from e
     info = classify(call["kernels"])  # eagerly: Unexplained is raised here, not at the first next()
     if isinstance(info, str):
         raise Unexplained(info)
