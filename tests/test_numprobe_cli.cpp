@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <cstdio>
@@ -384,4 +385,154 @@ TEST(RecordFaults, DevFullIsAClearError) {
   EXPECT_NE(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("write failed on '/dev/full'"), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find("written to"), std::string::npos) << r.output;
+}
+
+// ---- issue 23: campaigns, recordings and checks never report success over lost, duplicated
+// or corrupt data (docs/robustness.md, "Campaign outputs"; /work/shared/robustness D13-D27) ----
+
+namespace {
+
+// The stand-in device of the fuzz tests: sm_90 with frac_bits 24 where it has 25 (mismatches,
+// signatures and raw lines to lose).
+std::string dev24_model() {
+  static const std::string path = [] {
+    std::string m = numprobe("list --arch sm_90 --model", false).output;
+    for (std::size_t p; (p = m.find("\"frac_bits\": 25")) != std::string::npos;) m.replace(p, 15, "\"frac_bits\": 24");
+    return write_file("dev24.json", m);
+  }();
+  return path;
+}
+
+std::string fuzz_args(const std::string& cases = "20000") {
+  return "fuzz --backend emu --device-model " + dev24_model() +
+         " --instr mma.m16n8k16.f32.bf16.bf16.f32 --dist normal --batch 1024 --threads 1 --seed 1 --quiet --cases " + cases;
+}
+
+std::string fresh(const std::string& name) {
+  const std::string p = temp_path(name);
+  std::filesystem::remove_all(p);
+  return p;
+}
+
+bool contains(const Outcome& r, const std::string& what) { return r.output.find(what) != std::string::npos; }
+
+}  // namespace
+
+// D13: two campaigns on one directory at once had no lock; both "succeeded" over a corrupt
+// raw.tcc.gz. A held lock (here by flock(1), as a second numprobe would hold it) refuses the
+// second with exit 2; the lock of a process that is gone is taken over.
+TEST(CampaignCli, ASecondProcessOnOneCampaignIsRefusedAndAStaleLockIsTakenOver) {
+  const std::string dir = fresh("locked");
+  ASSERT_EQ(numprobe(fuzz_args() + " --out " + dir).status, 1);
+  const std::string lock = dir + "/campaign.lock";
+  auto r = shell("exec 9>>" + lock + "; flock 9; " + TCNUM_NUMPROBE + " " + fuzz_args() + " --resume --out " + dir + " 2>&1");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "is in use by another numprobe")) << r.output;
+  r = numprobe(fuzz_args() + " --resume --out " + dir);  // the holder is gone: its lock is free
+  EXPECT_EQ(r.status, 1) << r.output;
+}
+
+// D14: one changed digit in checkpoint.json resumed a wrong campaign with exit 0. Now exit 2,
+// saying what is wrong and how to recover, and raw.tcc.gz is not cut.
+TEST(CampaignCli, OneChangedDigitInTheCheckpointIsAnError) {
+  const std::string dir = fresh("digit");
+  ASSERT_EQ(numprobe(fuzz_args() + " --out " + dir).status, 1);
+  std::string ck = read_file(dir + "/checkpoint.json");
+  const std::size_t at = ck.find("\"raw_bytes\":") + 12;
+  ck[at] = ck[at] == '1' ? '2' : '1';
+  write_file("digit_ck", ck);
+  std::filesystem::copy_file(temp_path("digit_ck"), dir + "/checkpoint.json", std::filesystem::copy_options::overwrite_existing);
+  const std::string raw = read_file(dir + "/raw.tcc.gz");
+  const auto r = numprobe(fuzz_args() + " --resume --out " + dir);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "checkpoint.json is damaged")) << r.output;
+  EXPECT_TRUE(contains(r, "--force")) << r.output;
+  EXPECT_EQ(read_file(dir + "/raw.tcc.gz"), raw);
+}
+
+// D27: a campaign killed before its first checkpoint left raw.tcc.gz and no checkpoint; the plain
+// rerun (docs/fuzz.md's Slurm script) appended to it: corrupt, duplicates, "complete". Now the
+// rerun is refused, --resume says there is nothing to resume, --force starts again.
+TEST(CampaignCli, APartialCampaignWithoutCheckpointIsRefusedUnlessForced) {
+  const std::string dir = fresh("early_kill");
+  std::filesystem::create_directories(dir);
+  write_gzip("early_raw", "# numprobe fuzz raw mismatches\nsm_90 cut here");
+  std::filesystem::copy_file(temp_path("early_raw"), dir + "/raw.tcc.gz");
+  auto r = numprobe(fuzz_args() + " --out " + dir);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "killed before its first checkpoint")) << r.output;
+  EXPECT_TRUE(contains(r, "--force")) << r.output;
+  r = numprobe(fuzz_args() + " --resume --out " + dir);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "start it again with --force")) << r.output;
+  r = numprobe(fuzz_args() + " --resume --force --out " + dir);
+  EXPECT_EQ(r.status, 2) << r.output;
+  r = numprobe(fuzz_args() + " --force --json --out " + dir, false);
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_TRUE(contains(r, "\"complete\": true")) << r.output;
+  EXPECT_EQ(gunzip(dir + "/raw.tcc.gz").find("cut here"), std::string::npos);
+  r = numprobe(fuzz_args() + " --out " + dir);  // a complete campaign is not overwritten either
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "pass --resume to continue it")) << r.output;
+}
+
+// D16 and D21: --cases -1 or 2^64 ran 0 cases, "complete", exit 0; --threads -1, --batch -1,
+// --checkpoint-every nan and --time nan were accepted. Each is now exit 2 naming the range.
+TEST(CampaignCli, OutOfRangeValuesAreRefused) {
+  const std::string base = "fuzz --backend emu --device-model " + dev24_model() +
+                           " --instr mma.m16n8k16.f32.bf16.bf16.f32 --dist normal --quiet --out " + fresh("range");
+  for (const std::string bad : {"--cases -1", "--cases 18446744073709551616", "--cases 18446744073709551615",
+                                "--cases 1e3", "--cases 10 --threads -1", "--cases 10 --batch -1",
+                                "--cases 10 --batch 0", "--cases 10 --batches-per-round -1",
+                                "--cases 10 --checkpoint-every -1", "--cases 10 --checkpoint-every nan",
+                                "--cases 10 --checkpoint-every inf", "--time nan", "--time inf"}) {
+    const auto r = numprobe(base + " " + bad);
+    EXPECT_EQ(r.status, 2) << bad << "\n" << r.output;
+    EXPECT_FALSE(contains(r, "complete")) << bad << "\n" << r.output;
+  }
+  EXPECT_FALSE(std::filesystem::exists(temp_path("range") + "/summary.json"));
+}
+
+// D25: --instr X,X or --dist d,d ran the same cases twice and counted them twice.
+TEST(CampaignCli, AnInstructionOrDistributionGivenTwiceIsRefused) {
+  const std::string m = " --backend emu --device-model " + dev24_model() + " --cases 1000 --quiet --out " + fresh("dup");
+  auto r = numprobe("fuzz --instr mma.m16n8k16.f32.bf16.bf16.f32,mma.m16n8k16.f32.bf16.bf16.f32 --dist normal" + m);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "mma.m16n8k16.f32.bf16.bf16.f32 is given twice")) << r.output;
+  r = numprobe("fuzz --instr mma.m16n8k16.f32.bf16.bf16.f32 --dist normal,normal" + m);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "distribution normal is given twice")) << r.output;
+}
+
+// D17: `fuzz merge A B --out A` overwrote shard A with the merge. D15: a shard whose raw.tcc.gz
+// is cut was read with a freed error message. Both are exit 2 now, and nothing is written.
+TEST(CampaignCli, MergeRefusesItsOwnInputAndADamagedShard) {
+  const std::string s0 = fresh("m_s0"), s1 = fresh("m_s1"), out = fresh("m_out");
+  ASSERT_EQ(numprobe(fuzz_args() + " --shard 0/2 --out " + s0).status, 1);
+  ASSERT_EQ(numprobe(fuzz_args() + " --shard 1/2 --out " + s1).status, 1);
+  const std::string sum0 = read_file(s0 + "/summary.json"), raw0 = read_file(s0 + "/raw.tcc.gz");
+  for (const std::string& into : {s0, s0 + "/", s0 + "/../" + std::filesystem::path(s0).filename().string()}) {
+    const auto r = numprobe("fuzz merge " + s0 + " " + s1 + " --out " + into);
+    EXPECT_EQ(r.status, 2) << into << "\n" << r.output;
+    EXPECT_TRUE(contains(r, "is the input")) << r.output;
+  }
+  EXPECT_EQ(read_file(s0 + "/summary.json"), sum0);
+  EXPECT_EQ(read_file(s0 + "/raw.tcc.gz"), raw0);
+  ASSERT_EQ(numprobe("fuzz merge " + s0 + " " + s1 + " --out " + out).status, 0);
+  // A shard's raw file cut short (a killed copy): an error naming it, no merge written.
+  const std::string cut = fresh("m_cut");
+  std::filesystem::copy(s1, cut);
+  std::filesystem::resize_file(cut + "/raw.tcc.gz", std::filesystem::file_size(cut + "/raw.tcc.gz") - 100);
+  const std::string out2 = fresh("m_out2");
+  const auto r = numprobe("fuzz merge " + s0 + " " + cut + " --out " + out2);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, cut + "/raw.tcc.gz: unexpected end of file")) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(out2 + "/summary.json"));
+}
+
+// D21: past a file-size limit SIGXFSZ killed fuzz without a word. Now the write error is reported.
+TEST(CampaignCli, AFileSizeLimitIsAClearError) {
+  const auto r = shell("ulimit -f 8; " + std::string(TCNUM_NUMPROBE) + " " + fuzz_args("200000") + " --out " + fresh("xfsz") + " 2>&1");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "File too large")) << r.output;
 }

@@ -1,6 +1,7 @@
 // numprobe fuzz: long campaigns, device (or a stand-in model) against the emulator, and
 // `numprobe fuzz merge` of shard outputs. The engine is tcnum/fuzz/campaign.hpp.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -22,7 +23,7 @@ struct FuzzOptions {
   std::string instr = "all", dist = "all", time, out, shard, backend = "device", device_model, model_file, arch;
   std::uint64_t cases = 0, seed = 0;
   std::vector<int> devices{0}, wgmma_n;
-  bool resume = false, both_a_sources = false, quiet = false, json = false;
+  bool resume = false, force = false, both_a_sources = false, quiet = false, json = false;
   int threads = 0;
   std::size_t batch = 16384, batches_per_round = 16, raw_limit = 1000000;
   double checkpoint_every = 30;
@@ -47,7 +48,7 @@ double parse_duration(const std::string& text) {
     } catch (const std::exception&) {
       used = 0;
     }
-    if (used == 0 || v < 0) throw std::invalid_argument("--time: '" + text + "' is not a duration like 90s, 15m, 2h");
+    if (used == 0 || !std::isfinite(v) || v < 0) throw std::invalid_argument("--time: '" + text + "' is not a duration like 90s, 15m, 2h");
     i += used;
     double unit = 1;
     if (i < text.size() && std::string("smhd").find(text[i]) != std::string::npos) {
@@ -120,6 +121,19 @@ std::vector<std::string> pick_distributions(const std::string& which) {
   return out;
 }
 
+// A whole number in lo..hi, spelled in decimal digits only ("-1" and "1e3" are refused, not wrapped).
+CLI::Validator count_in_range(std::uint64_t lo, std::uint64_t hi) {
+  const std::string range = std::to_string(lo) + ".." + std::to_string(hi);
+  return CLI::Validator(
+      [lo, hi, range](std::string& v) -> std::string {
+        const bool digits = !v.empty() && v.size() <= 19 && v.find_first_not_of("0123456789") == std::string::npos;
+        const std::uint64_t x = digits ? std::stoull(v) : 0;
+        if (!digits || x < lo || x > hi) return "'" + v + "' is not a whole number in " + range;
+        return std::string();
+      },
+      "INT in " + range);
+}
+
 int run_fuzz(const FuzzOptions& o) {
   if (o.out.empty()) throw std::invalid_argument("fuzz: --out DIR is required");
   if (o.cases == 0 && o.time.empty()) throw std::invalid_argument("fuzz: give --cases N or --time DURATION");
@@ -136,6 +150,8 @@ int run_fuzz(const FuzzOptions& o) {
   cfg.out_dir = o.out;
   if (o.shard == "mpi") cfg.out_dir += "/shard-" + std::to_string(cfg.shard);  // one directory per rank
   cfg.resume = o.resume;
+  cfg.force = o.force;
+  if (o.resume && o.force) throw std::invalid_argument("fuzz: --resume and --force exclude each other");
   cfg.threads = o.threads;
   cfg.batch = o.batch;
   cfg.batches_per_round = o.batches_per_round;
@@ -197,7 +213,9 @@ void register_fuzz(CLI::App& app, Status& status) {
   cmd->add_option("--dist", o->dist, "distributions, comma-separated, or all (normal randbits spread cancel "
                                      "special subnorm boundary)")
       ->capture_default_str();
-  cmd->add_option("--cases", o->cases, "cases per instruction x distribution (all shards together)");
+  cmd->add_option("--cases", o->cases, "cases per instruction x distribution (all shards together)")
+      ->check(count_in_range(1, tcnum::fuzz::kMaxCasesPerPair));
+  cmd->add_option("--threads", o->threads, "host threads (0: every core)")->capture_default_str()->check(CLI::Range(0, 4096));
   cmd->add_option("--time", o->time, "run for this long (90s, 15m, 2h) per session");
   add_seed_option(cmd, o->seed, "seed: the same seed draws the same cases");
   cmd->add_option("--out", o->out, "campaign directory (summary.json, mismatches.tcc, raw.tcc.gz, checkpoint)");
@@ -205,19 +223,25 @@ void register_fuzz(CLI::App& app, Status& status) {
   cmd->add_option("--shard", o->shard, "I/N: this process runs shard I of N; 'mpi': rank/size from mpirun "
                                        "(writes OUT/shard-RANK)");
   cmd->add_flag("--resume", o->resume, "continue the campaign in --out from its last checkpoint");
+  cmd->add_flag("--force", o->force, "discard the campaign (or the start of one) in --out and start again");
   cmd->add_option("--backend", o->backend, "device | emu (a model plays the GPU)")->capture_default_str();
   cmd->add_option("--device-model", o->device_model, "model JSON that plays the device (--backend emu)")
       ->check(CLI::ExistingFile);
   add_model_option(cmd, o->model_file, "model under test (JSON); default: the built-in model of the arch");
   cmd->add_option("--arch", o->arch, "architecture (default: the device's; sm_90 for --backend emu)");
   cmd->add_option("--wgmma-n", o->wgmma_n, "only these wgmma N (default: every legal N)")->delimiter(',');
-  cmd->add_option("--threads", o->threads, "host threads (0: every core)")->capture_default_str();
   cmd->add_option("--batch", o->batch, "cases per generator batch, rounded up to whole tiles (the unit of seeding and sharding)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(count_in_range(1, 1u << 24));
   cmd->add_option("--batches-per-round", o->batches_per_round, "batches per instruction x distribution per device run")
-      ->capture_default_str();
-  cmd->add_option("--checkpoint-every", o->checkpoint_every, "seconds between checkpoints")->capture_default_str();
-  cmd->add_option("--raw-limit", o->raw_limit, "raw mismatches kept in raw.tcc.gz")->capture_default_str();
+      ->capture_default_str()
+      ->check(count_in_range(1, 65536));
+  cmd->add_option("--checkpoint-every", o->checkpoint_every, "seconds between checkpoints")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e9));
+  cmd->add_option("--raw-limit", o->raw_limit, "raw mismatches kept in raw.tcc.gz")
+      ->capture_default_str()
+      ->check(count_in_range(0, 1000000000));
   cmd->add_flag("--both-a-sources", o->both_a_sources, "wgmma: run A from shared memory and registers, compare");
   cmd->add_flag("--quiet", o->quiet, "no progress lines");
   add_json_flag(cmd, o->json, "the result (counts, completeness, the summary's path) as JSON on stdout; text on stderr");
