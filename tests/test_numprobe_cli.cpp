@@ -530,6 +530,60 @@ TEST(CampaignCli, MergeRefusesItsOwnInputAndADamagedShard) {
   EXPECT_FALSE(std::filesystem::exists(out2 + "/summary.json"));
 }
 
+// D13 for record: two `record --resume` of one target at once wrote one partial file together.
+// The target's lock (held here by flock(1)) refuses the second.
+TEST(RecordFaults, ASecondRecordingOfOneTargetIsRefused) {
+  if (!has_command("record")) GTEST_SKIP() << "numprobe built without record (no MPFR)";
+  const std::string out = temp_path("locked.tcc");
+  for (const std::string& f : {out, out + ".partial", out + ".lock"}) std::remove(f.c_str());
+  auto r = record("sm_90", "--out " + out, "exec 9>>" + out + ".lock; flock 9; ");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "is in use by another numprobe")) << r.output;
+  EXPECT_FALSE(exists(out));
+  r = record("sm_90", "--out " + out);  // the holder is gone
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_FALSE(exists(out + ".lock"));
+  std::remove(out.c_str());
+}
+
+// D20: `record --force` with X.partial a symlink wrote the recording into the link's target.
+TEST(RecordFaults, ForceRemovesASymlinkedPartialFileAndNeverWritesThroughIt) {
+  if (!has_command("record")) GTEST_SKIP() << "numprobe built without record (no MPFR)";
+  const std::string out = temp_path("linked.tcc"), precious = write_file("precious.txt", "precious data\n");
+  std::remove((out + ".partial").c_str());
+  std::remove(out.c_str());
+  ASSERT_EQ(::symlink(precious.c_str(), (out + ".partial").c_str()), 0);
+  auto r = record("sm_90", "--out " + out);
+  EXPECT_NE(r.status, 0) << r.output;
+  r = record("sm_90", "--force --out " + out);
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(read_file(precious), "precious data\n");
+  EXPECT_FALSE(std::filesystem::is_symlink(out));
+  EXPECT_EQ(count_of(read_file(out), "\nsm_90 "), 120u);
+  std::remove(out.c_str());
+}
+
+// D23: `record --resume` kept the finished chunks of X.partial unchecked (a gzip partial file is
+// one unfinished member: no CRC); a damaged chunk became part of a valid corpus. Each chunk's
+// "# done" line now carries a CRC-32 of its cases, and a resume refuses a chunk that fails it.
+TEST(RecordFaults, AResumeRefusesADamagedFinishedChunk) {
+  if (!has_command("record")) GTEST_SKIP() << "numprobe built without record (no MPFR)";
+  const std::string out = temp_path("damaged.tcc"), partial = out + ".partial";
+  for (const std::string& f : {out, partial}) std::remove(f.c_str());
+  auto r = record("sm_90,kill_after=2", "--out " + out);
+  ASSERT_EQ(r.status, 128 + 9) << r.output;
+  std::string text = read_file(partial);
+  const std::size_t at = text.find("\nsm_90 ") + 40;  // a hex digit of the first case's A
+  text[at] = text[at] == '0' ? '1' : '0';
+  std::ofstream(partial, std::ios::binary) << text;
+  r = record("sm_90", "--resume --out " + out);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "is damaged: its finished chunk")) << r.output;
+  EXPECT_EQ(read_file(partial), text);
+  EXPECT_FALSE(exists(out));
+  std::remove(partial.c_str());
+}
+
 // D21: past a file-size limit SIGXFSZ killed fuzz without a word. Now the write error is reported.
 TEST(CampaignCli, AFileSizeLimitIsAClearError) {
   const auto r = shell("ulimit -f 8; " + std::string(TCNUM_NUMPROBE) + " " + fuzz_args("200000") + " --out " + fresh("xfsz") + " 2>&1");
