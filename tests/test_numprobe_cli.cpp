@@ -584,6 +584,26 @@ TEST(RecordFaults, AResumeRefusesADamagedFinishedChunk) {
   std::remove(partial.c_str());
 }
 
+// D24: `check --mismatches-out FILE` overwrote an existing corpus. Now refused unless --force,
+// and written through a temporary file.
+TEST(CheckCli, MismatchesOutRefusesAnExistingFileUnlessForced) {
+  if (!has_command("check")) GTEST_SKIP() << "numprobe built without check (no MPFR)";
+  const std::string out = write_file("precious.tcc", kGood);
+  const std::string check = "TCNUM_SIMULATED_DEVICE=sm_90 " + std::string(TCNUM_NUMPROBE) +
+                            " check --instr mma.m16n8k16.f32.bf16.bf16.f32 --dist normal --cases 2000 --seed 3 --model " +
+                            dev24_model() + " --mismatches-out " + out;
+  auto r = shell(check + " 2>&1");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "exists; give --force")) << r.output;
+  EXPECT_EQ(read_file(out), kGood);
+  r = shell(check + " --force 2>&1");
+  EXPECT_EQ(r.status, 1) << r.output;  // the stand-in model differs: mismatches
+  EXPECT_NE(read_file(out), kGood);
+  EXPECT_GT(count_of(read_file(out), "sm_90 mma.m16n8k16.f32.bf16.bf16.f32"), 0u);
+  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(out).parent_path()))
+    EXPECT_EQ(e.path().string().find(out + ".tmp"), std::string::npos) << e.path();
+}
+
 // D21: past a file-size limit SIGXFSZ killed fuzz without a word. Now the write error is reported.
 TEST(CampaignCli, AFileSizeLimitIsAClearError) {
   const auto r = shell("ulimit -f 8; " + std::string(TCNUM_NUMPROBE) + " " + fuzz_args("200000") + " --out " + fresh("xfsz") + " 2>&1");
