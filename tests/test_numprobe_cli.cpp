@@ -604,6 +604,41 @@ TEST(CheckCli, MismatchesOutRefusesAnExistingFileUnlessForced) {
     EXPECT_EQ(e.path().string().find(out + ".tmp"), std::string::npos) << e.path();
 }
 
+// D19: a key twice in a model file: the last one silently won. Now an error naming its path.
+TEST(ReplayCli, AModelWithADuplicateKeyIsRefused) {
+  std::string m = numprobe("list --arch sm_90 --model", false).output;
+  const std::size_t at = m.find("\"frac_bits\": 25");
+  ASSERT_NE(at, std::string::npos);
+  m.insert(at, "\"frac_bits\": 24, ");
+  const auto r = numprobe("replay --model " + write_file("dup_key.json", m) + " " + write_file("dup_key.tcc", kGood));
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "model JSON: rules[1].frac_bits: duplicate key")) << r.output;
+}
+
+// D18: a gzip member with a wrong header CRC (FLG.FHCRC) passed through libdeflate (files up to
+// 64 MiB) and failed through zlib. Both reject it now.
+TEST(ReplayCli, AGzipMemberWithAWrongHeaderCrcIsAReadError) {
+  z_stream z{};
+  ASSERT_EQ(deflateInit2(&z, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string body(kGood.size() + 64, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(kGood.data()));
+  z.avail_in = static_cast<uInt>(kGood.size());
+  z.next_out = reinterpret_cast<Bytef*>(body.data());
+  z.avail_out = static_cast<uInt>(body.size());
+  ASSERT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+  body.resize(z.total_out);
+  deflateEnd(&z);
+  const uLong crc = crc32(0, reinterpret_cast<const Bytef*>(kGood.data()), static_cast<uInt>(kGood.size()));
+  std::string file = {'\x1f', '\x8b', 8, 2, 0, 0, 0, 0, 0, 3, '\x12', '\x34'};  // FHCRC set, CRC16 wrong
+  file += body;
+  for (uLong v : {crc, static_cast<uLong>(kGood.size())})
+    for (int i = 0; i < 4; ++i) file += static_cast<char>((v >> (8 * i)) & 0xff);
+  const auto r = numprobe("replay " + write_file("fhcrc.tcc.gz", file));
+  EXPECT_NE(r.status, 0) << r.output;
+  EXPECT_TRUE(contains(r, "malformed")) << r.output;
+  EXPECT_FALSE(contains(r, "1 passed")) << r.output;
+}
+
 // D21: past a file-size limit SIGXFSZ killed fuzz without a word. Now the write error is reported.
 TEST(CampaignCli, AFileSizeLimitIsAClearError) {
   const auto r = shell("ulimit -f 8; " + std::string(TCNUM_NUMPROBE) + " " + fuzz_args("200000") + " --out " + fresh("xfsz") + " 2>&1");
