@@ -645,3 +645,21 @@ TEST(CampaignCli, AFileSizeLimitIsAClearError) {
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_TRUE(contains(r, "File too large")) << r.output;
 }
+
+// D22: chain's outputs kept mkstemp's mode 0600 whatever the umask; `--out X --summary X` said
+// "wrote X and X" and kept only the summary.
+TEST(OutputCli, OutputsHonourTheUmaskAndOneFileIsNotBothOutputs) {
+  if (!has_command("chain")) GTEST_SKIP() << "numprobe built without chain (no MPFR)";
+  const std::string a = temp_path("mode.csv"), x = temp_path("same.csv");
+  std::remove(a.c_str());
+  std::remove(x.c_str());
+  auto r = shell("umask 022; " + std::string(TCNUM_NUMPROBE) + " " + kSmallChain + " --out " + a + " 2>&1");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(std::filesystem::status(a).permissions() & std::filesystem::perms::all,
+            std::filesystem::perms(0644));
+  r = numprobe(kSmallChain + " --out " + x + " --summary " + x);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "name the same file")) << r.output;
+  EXPECT_FALSE(exists(x));
+  std::remove(a.c_str());
+}

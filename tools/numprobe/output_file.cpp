@@ -12,6 +12,22 @@
 
 namespace numprobe {
 
+bool same_file(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  struct stat sa {}, sb {};
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+namespace {
+
+mode_t umask_now() {
+  const mode_t m = ::umask(0);
+  ::umask(m);
+  return m;
+}
+
+}  // namespace
+
 OutputFile::OutputFile(const std::string& path, bool overwrite) : path_(path) {
   struct stat st {};
   const bool exists = ::stat(path.c_str(), &st) == 0;
@@ -25,6 +41,7 @@ OutputFile::OutputFile(const std::string& path, bool overwrite) : path_(path) {
     name.push_back('\0');
     const int fd = ::mkstemp(name.data());
     if (fd < 0) throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
+    ::fchmod(fd, 0666 & ~umask_now());
     ::close(fd);
     temp_ = name.data();
     out_.open(temp_, std::ios::binary | std::ios::trunc);
