@@ -114,7 +114,8 @@ std::vector<std::string> read_gz_lines(const fs::path& p) {
   int err = 0;
   const std::string msg = gzerror(f, &err);  // a copy: gzclose frees the message
   const int closed = gzclose(f);
-  if (err != Z_OK && err != Z_STREAM_END) throw std::runtime_error(p.string() + ": " + msg);
+  if (err != Z_OK && err != Z_STREAM_END)  // zlib's message starts with the path
+    throw std::runtime_error(msg.rfind(p.string(), 0) == 0 ? msg : p.string() + ": " + msg);
   if (closed != Z_OK) throw std::runtime_error(p.string() + ": not a whole gzip file (truncated or corrupt)");
   if (!line.empty() && line[0] != '#') lines.push_back(line);
   return lines;
@@ -479,7 +480,9 @@ class Campaign {
   }
 
   State load_state(const json& j) const {
-    if (j.value("version", 0) != kStateVersion) throw std::runtime_error("unknown version (not " + std::to_string(kStateVersion) + ")");
+    if (j.value("version", 0) != kStateVersion)
+      throw std::runtime_error("version " + j.value("version", json()).dump() + ", not " + std::to_string(kStateVersion) +
+                               " (written by another numprobe: resume it with that build)");
     const json& st = j.at("state");
     if (j.value("checksum", std::string()) != state_checksum(st))
       throw std::runtime_error("its checksum does not match its state (edited, or damaged)");
