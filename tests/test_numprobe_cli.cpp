@@ -663,3 +663,21 @@ TEST(OutputCli, OutputsHonourTheUmaskAndOneFileIsNotBothOutputs) {
   EXPECT_FALSE(exists(x));
   std::remove(a.c_str());
 }
+
+// D21: a chain run interrupted by SIGINT left its temporary file (OUT.tmp-XXXXXX) behind. (SIGTERM
+// here: a non-interactive shell starts background jobs with SIGINT ignored; the same handler
+// serves SIGINT, SIGTERM and SIGHUP.)
+TEST(OutputCli, AnInterruptedRunLeavesNoTemporaryFile) {
+  if (!has_command("chain")) GTEST_SKIP() << "numprobe built without chain (no MPFR)";
+  const std::string out = temp_path("interrupted.csv");
+  std::remove(out.c_str());
+  std::string cmd = std::string("(") + TCNUM_NUMPROBE;
+  cmd += " chain --dtype bf16 --init low --trials 2000000 --max-len 4 --no-exact --quiet --out " + out;
+  cmd += " & p=$!; sleep 0.5; kill -TERM $p; wait $p) 2>&1";
+  const auto r = shell(cmd);
+  EXPECT_EQ(r.status, 128 + 15) << r.output;  // ended by the signal, as before
+  EXPECT_FALSE(exists(out));
+  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(out).parent_path()))
+    EXPECT_NE(e.path().filename().string().rfind("tcnum_cli_" + std::to_string(::getpid()) + "_interrupted.csv.tmp", 0), 0u)
+        << e.path();
+}
