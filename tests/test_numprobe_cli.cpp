@@ -681,3 +681,20 @@ TEST(OutputCli, AnInterruptedRunLeavesNoTemporaryFile) {
     EXPECT_NE(e.path().filename().string().rfind("tcnum_cli_" + std::to_string(::getpid()) + "_interrupted.csv.tmp", 0), 0u)
         << e.path();
 }
+
+// Issue 23, signals: a SIGTERM (a job's time limit, a requeue) ended a campaign wherever it was,
+// at its last checkpoint, up to --checkpoint-every seconds back, or with none at all. Now it
+// ends after the running pair with a checkpoint and a message, and --resume completes it.
+TEST(CampaignCli, ASignalEndsACampaignWithACheckpoint) {
+  const std::string dir = fresh("sigterm");
+  std::string cmd = std::string("(") + TCNUM_NUMPROBE + " " + fuzz_args("4000000");
+  cmd += " --batches-per-round 1 --checkpoint-every 1000 --out " + dir + " & p=$!; sleep 1; kill -TERM $p; wait $p) 2>&1";
+  const auto r = shell(cmd);
+  ASSERT_EQ(r.status, 128 + 15) << r.output;
+  EXPECT_TRUE(contains(r, "interrupted by signal 15")) << r.output;
+  ASSERT_TRUE(std::filesystem::exists(dir + "/checkpoint.json"));
+  const auto done = numprobe(fuzz_args("4000000") + " --batches-per-round 1 --json --resume --out " + dir, false);
+  EXPECT_EQ(done.status, 1) << done.output;
+  EXPECT_TRUE(contains(done, "\"cases\": 4000000")) << done.output;
+  EXPECT_TRUE(contains(done, "\"complete\": true")) << done.output;
+}

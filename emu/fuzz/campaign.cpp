@@ -382,13 +382,14 @@ class Campaign {
     auto last_checkpoint = start;
     const double elapsed_before = state_.elapsed_s;
     const std::uint64_t cases_before = total_cases();
-    bool out_of_time = false;
+    bool out_of_time = false, interrupted = false;
     // After every pair's run the state is exact: the place to checkpoint and to stop.
     const auto after_pair = [&] {
       const auto now = Clock::now();
       session_s_ = seconds(start, now);
       state_.elapsed_s = elapsed_before + session_s_;
-      out_of_time = cfg_.seconds > 0 && session_s_ >= cfg_.seconds;  // per session
+      interrupted = cfg_.stop != nullptr && cfg_.stop->load();
+      out_of_time = (cfg_.seconds > 0 && session_s_ >= cfg_.seconds) || interrupted;  // per session
       if (on_progress) on_progress(progress(total_cases() - cases_before));
       if (!out_of_time && seconds(last_checkpoint, now) >= cfg_.checkpoint_seconds) {
         write_outputs(total_cases() - cases_before);
@@ -412,6 +413,7 @@ class Campaign {
     r.mismatches = total_mismatches();
     r.signatures = state_.signatures.size();
     r.complete = state_.complete && cfg_.cases > 0;
+    r.interrupted = interrupted && !r.complete;
     r.elapsed_s = state_.elapsed_s;
     return r;
   }

@@ -1,7 +1,9 @@
 // numprobe fuzz: long campaigns, device (or a stand-in model) against the emulator, and
 // `numprobe fuzz merge` of shard outputs. The engine is tcnum/fuzz/campaign.hpp.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -121,6 +123,36 @@ std::vector<std::string> pick_distributions(const std::string& which) {
   return out;
 }
 
+// SIGINT, SIGTERM and SIGHUP end a campaign after the running pair, with a checkpoint; a second
+// signal ends it at once (the handler is reset on the first: SA_RESETHAND).
+std::atomic<bool> g_stop{false};
+std::atomic<int> g_stop_signal{0};
+
+extern "C" void request_stop(int sig) {
+  g_stop_signal.store(sig);
+  g_stop.store(true);
+}
+
+void stop_on_signals() {
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction old {}, sa {};
+    if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;  // nohup, background jobs
+    sa.sa_handler = request_stop;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(sig, &sa, nullptr);
+  }
+}
+
+// After an interrupted campaign: say so, then end as the signal would have.
+[[noreturn]] void end_interrupted(const std::string& dir) {
+  std::cerr << "fuzz: interrupted by signal " << g_stop_signal.load() << ": the checkpoint in " << dir
+            << " is consistent; run the same command with --resume to continue\n";
+  std::signal(g_stop_signal.load(), SIG_DFL);
+  std::raise(g_stop_signal.load());
+  std::_Exit(2);
+}
+
 // A whole number in lo..hi, spelled in decimal digits only ("-1" and "1e3" are refused, not wrapped).
 CLI::Validator count_in_range(std::uint64_t lo, std::uint64_t hi) {
   const std::string range = std::to_string(lo) + ".." + std::to_string(hi);
@@ -187,8 +219,11 @@ int run_fuzz(const FuzzOptions& o) {
     line.update(p.cases, 0, "cases", p.cases_per_s, p.eta_s,
                 std::to_string(p.mismatches) + " mismatches, " + std::to_string(p.signatures) + " signatures");
   };
+  cfg.stop = &g_stop;
+  stop_on_signals();
   const auto r = tcnum::fuzz::run_campaign(cfg, model, *device, progress);
   line.finish();
+  if (r.interrupted) end_interrupted(cfg.out_dir);
   const std::string summary = cfg.out_dir + "/summary.json";
   text_stream(o.json) << r.cases << " cases, " << r.mismatches << " mismatches, " << r.signatures << " signatures"
                       << (r.complete ? "" : " (not complete: --resume continues)") << "; " << summary << "\n";

@@ -19,6 +19,7 @@
 //                      range- and consistency-checked on resume, raw.tcc.gz's recorded prefix too)
 //   campaign.lock      the lock of the process that owns the directory (output_lock.hpp)
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -82,6 +83,9 @@ struct CampaignConfig {
   double checkpoint_seconds = 30;
   std::size_t raw_limit = 1000000;
   std::string arch = "sm_90";  // the arch written into corpus lines
+  // When set (a signal handler may set it), the session ends after the pair that is running,
+  // with its outputs and checkpoint written: a consistent state that --resume continues.
+  const std::atomic<bool>* stop = nullptr;
   // Shown in summary.json under "run" (device, driver, build, backend, ...).
   std::vector<std::pair<std::string, std::string>> run_info;
 };
@@ -94,6 +98,7 @@ struct Progress {
 struct CampaignResult {
   std::uint64_t cases = 0, mismatches = 0, signatures = 0;
   bool complete = false;  // every case of a --cases campaign ran (time-limited: false)
+  bool interrupted = false;  // ended early by CampaignConfig::stop
   double elapsed_s = 0;
 };
 
