@@ -698,3 +698,17 @@ TEST(CampaignCli, ASignalEndsACampaignWithACheckpoint) {
   EXPECT_TRUE(contains(done, "\"cases\": 4000000")) << done.output;
   EXPECT_TRUE(contains(done, "\"complete\": true")) << done.output;
 }
+
+// D21f: --resume with another --device-model was accepted (the summary then named only the last
+// device): cases of two devices mixed in one campaign. The checkpoint records the device's kind.
+TEST(CampaignCli, AResumeOnAnotherDeviceIsRefused) {
+  const std::string dir = fresh("other_device"), sm90 = temp_path("sm90_device.json");
+  ASSERT_EQ(numprobe(fuzz_args() + " --out " + dir).status, 1);
+  ASSERT_EQ(numprobe("list --arch sm_90 --model > " + sm90, false).status, 0);
+  std::string args = fuzz_args();
+  args.replace(args.find(dev24_model()), dev24_model().size(), sm90);
+  const auto r = numprobe(args + " --resume --out " + dir);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "holds results of another device")) << r.output;
+  EXPECT_EQ(numprobe(fuzz_args() + " --resume --out " + dir).status, 1);
+}

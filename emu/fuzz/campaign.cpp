@@ -471,6 +471,12 @@ class Campaign {
       throw std::runtime_error("--resume: " + ckpt.string() + " belongs to another campaign:\n  it has  " +
                                (j.is_object() && j.contains("config") ? j.at("config").dump() : "no config") +
                                "\n  now is  " + want.dump());
+    const std::string had = j.value("device", std::string());
+    if (!cfg_.device_identity.empty() && had != cfg_.device_identity)
+      throw std::runtime_error("--resume: " + dir_.string() + " holds results of another device:\n  it has  " +
+                               (had.empty() ? "none recorded" : had) + "\n  now is  " + cfg_.device_identity +
+                               "\nits cases would be mixed with this one's: resume on the same kind of device, or start "
+                               "another --out");
     try {
       state_ = load_state(j);
     } catch (const std::exception& e) {
@@ -863,7 +869,8 @@ class Campaign {
     const json ckpt = {{"version", kStateVersion},
                        {"config", config_json(cfg_, model_)},
                        {"state", state},
-                       {"checksum", state_checksum(state)}};
+                       {"checksum", state_checksum(state)},
+                       {"device", cfg_.device_identity}};
     write_file_atomically((dir_ / "checkpoint.json").string(), ckpt.dump() + "\n");
   }
 

@@ -123,6 +123,14 @@ std::vector<std::string> pick_distributions(const std::string& which) {
   return out;
 }
 
+std::string fnv_hex(const std::string& text) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (char ch : text) h = (h ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
 // SIGINT, SIGTERM and SIGHUP end a campaign after the running pair, with a checkpoint; a second
 // signal ends it at once (the handler is reset on the first: SA_RESETHAND).
 std::atomic<bool> g_stop{false};
@@ -202,8 +210,11 @@ int run_fuzz(const FuzzOptions& o) {
     for (int d : o.devices) list += (list.empty() ? "" : ",") + std::to_string(d);
     cfg.run_info.emplace_back("devices", list);
     device = make_device_backend(o.devices, o.both_a_sources);
+    cfg.device_identity = "GPU " + facts.info.at(0).second + " (sm_" + std::to_string(facts.sm) + ")";
   } else {
-    device = std::make_unique<tcnum::fuzz::EmuBackend>(tcnum::load_model_file(o.device_model), o.threads);
+    const tcnum::Model stand_in = tcnum::load_model_file(o.device_model);
+    cfg.device_identity = "stand-in model " + stand_in.name + " (JSON hash " + fnv_hex(tcnum::model_to_json(stand_in)) + ")";
+    device = std::make_unique<tcnum::fuzz::EmuBackend>(stand_in, o.threads);
     cfg.run_info.emplace_back("device", "stand-in: " + o.device_model);
   }
   cfg.arch = "sm_" + std::to_string(sm);

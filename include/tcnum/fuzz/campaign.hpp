@@ -83,6 +83,9 @@ struct CampaignConfig {
   double checkpoint_seconds = 30;
   std::size_t raw_limit = 1000000;
   std::string arch = "sm_90";  // the arch written into corpus lines
+  // The kind of device the results come from (a GPU product, a stand-in model and its hash);
+  // stored in the checkpoint, and a resume on another kind is refused ("": not checked).
+  std::string device_identity;
   // When set (a signal handler may set it), the session ends after the pair that is running,
   // with its outputs and checkpoint written: a consistent state that --resume continues.
   const std::atomic<bool>* stop = nullptr;
