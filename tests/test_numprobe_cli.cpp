@@ -712,3 +712,12 @@ TEST(CampaignCli, AResumeOnAnotherDeviceIsRefused) {
   EXPECT_TRUE(contains(r, "holds results of another device")) << r.output;
   EXPECT_EQ(numprobe(fuzz_args() + " --resume --out " + dir).status, 1);
 }
+
+// D21i: a corpus line with a 1 MB instruction name was quoted whole in replay's error.
+TEST(ReplayCli, AHugeInstructionNameIsShownShortened) {
+  const std::string name = "mma." + std::string(200000, 'm');
+  const auto r = numprobe("replay " + write_file("huge_name.tcc", "sm_90 " + name + " 00 00 00000000 00000000\n"));
+  EXPECT_NE(r.status, 0) << r.output.substr(0, 400);
+  EXPECT_TRUE(contains(r, "... (200004 bytes)")) << r.output.substr(0, 400);
+  EXPECT_LT(r.output.size(), 20000u);
+}
