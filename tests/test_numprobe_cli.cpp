@@ -721,3 +721,18 @@ TEST(ReplayCli, AHugeInstructionNameIsShownShortened) {
   EXPECT_TRUE(contains(r, "... (200004 bytes)")) << r.output.substr(0, 400);
   EXPECT_LT(r.output.size(), 20000u);
 }
+
+// D21g: merging shards of different builds named only the first shard's build in the merge.
+TEST(CampaignCli, AMergeOfShardsOfDifferentBuildsNamesEveryBuild) {
+  const std::string s0 = fresh("b_s0"), s1 = fresh("b_s1"), out = fresh("b_out");
+  ASSERT_EQ(numprobe(fuzz_args() + " --shard 0/2 --out " + s0).status, 1);
+  ASSERT_EQ(numprobe(fuzz_args() + " --shard 1/2 --out " + s1).status, 1);
+  std::string sum = read_file(s1 + "/summary.json");
+  const std::size_t at = sum.find("\"build\": \"") + 10;
+  sum.replace(at, 4, "beef");
+  std::ofstream(s1 + "/summary.json", std::ios::binary) << sum;
+  ASSERT_EQ(numprobe("fuzz merge " + s0 + " " + s1 + " --out " + out).status, 0);
+  const std::string merged = read_file(out + "/summary.json");
+  EXPECT_NE(merged.find("\"build\": ["), std::string::npos) << merged.substr(0, 600);
+  EXPECT_NE(merged.find("\"beef"), std::string::npos) << merged.substr(0, 600);
+}

@@ -1009,8 +1009,13 @@ static void merge_summaries(const std::vector<std::string>& dirs, const std::str
 
   json out = sums[0];
   out["config"] = base;
-  json shard_list = json::array();
-  for (const auto& s : sums) shard_list.push_back(s.at("config").at("shard"));
+  json shard_list = json::array(), builds = json::array();
+  for (const auto& s : sums) {
+    shard_list.push_back(s.at("config").at("shard"));
+    const json build = s.at("run").value("build", json());
+    if (std::find(builds.begin(), builds.end(), build) == builds.end()) builds.push_back(build);
+  }
+  if (builds.size() > 1) out["run"]["build"] = builds;  // every shard's build named, not the first one's
   out["config"]["shards_merged"] = shard_list;
   bool complete = std::all_of(seen.begin(), seen.end(), [](bool b) { return b; });
   std::map<std::pair<std::string, std::string>, std::pair<std::uint64_t, std::uint64_t>> counts;
