@@ -24,11 +24,17 @@ std::string holder_text() {
   return "pid " + std::to_string(::getpid()) + " on " + host + " since " + when + "\n";
 }
 
+// The holder's description; it writes it just after locking, so an empty file is read again
+// for up to 0.1 s.
 std::string read_holder(int fd) {
-  char buf[512] = {};
-  const ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
-  std::string s(buf, n > 0 ? static_cast<std::size_t>(n) : 0);
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\0')) s.pop_back();
+  std::string s;
+  for (int attempt = 0; attempt < 20 && s.empty(); ++attempt) {
+    if (attempt > 0) ::usleep(5000);
+    char buf[512] = {};
+    const ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
+    s.assign(buf, n > 0 ? static_cast<std::size_t>(n) : 0);
+    while (!s.empty() && (s.back() == '\n' || s.back() == '\0')) s.pop_back();
+  }
   return s.empty() ? "an unknown process" : s;
 }
 
