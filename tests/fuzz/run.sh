@@ -15,7 +15,7 @@ if ! command -v clang++ >/dev/null; then
   echo "tests/fuzz/run.sh: clang++ not found (libFuzzer needs clang; README's setup command installs it)" >&2
   exit 1
 fi
-targets=${*:-corpus_reader model_loader instruction_names mma_element}
+targets=${*:-corpus_reader model_loader instruction_names checkpoint_loader mma_element}
 cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
   -DTCNUM_LIBFUZZER=ON -DTCNUM_SANITIZE=ON -DTCNUM_BUILD_TESTS=ON \
   -DTCNUM_BUILD_TOOLS=OFF -DTCNUM_BUILD_BENCHMARKS=OFF -DTCNUM_CUDA=OFF >/dev/null
