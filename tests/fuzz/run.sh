@@ -27,6 +27,7 @@ for t in $targets; do
   mkdir -p "$work" "$findings"
   max_len=4096
   [ "$t" = corpus_reader ] && max_len=65536
+  [ "$t" = checkpoint_loader ] && max_len=16384
   # The regression inputs once each (-runs=0 runs every input of the folders and stops), then fuzzing.
   for run in "-runs=0" "-max_total_time=$seconds"; do
     "$build/tests/fuzz/fuzz_$t" "$work" "$src/tests/fuzz/seeds/$t" -dict="$src/tests/fuzz/$t.dict" "$run" \
