@@ -736,3 +736,18 @@ TEST(CampaignCli, AMergeOfShardsOfDifferentBuildsNamesEveryBuild) {
   EXPECT_NE(merged.find("\"build\": ["), std::string::npos) << merged.substr(0, 600);
   EXPECT_NE(merged.find("\"beef"), std::string::npos) << merged.substr(0, 600);
 }
+
+// D13 with two real numprobe processes: the second is refused while the first runs, naming it.
+TEST(CampaignCli, TwoCampaignsOnOneDirectoryTheSecondIsRefusedNamingTheFirst) {
+  const std::string dir = fresh("race");
+  std::string cmd = std::string("(") + TCNUM_NUMPROBE + " " + fuzz_args("4000000") + " --out " + dir + " & p=$!; ";
+  cmd += "for i in $(seq 100); do grep -q pid " + dir + "/campaign.lock 2>/dev/null && break; sleep 0.05; done; ";
+  cmd += std::string(TCNUM_NUMPROBE) + " " + fuzz_args("4000000") + " --resume --out " + dir + "; echo \"second=$? first=$p\"; ";
+  cmd += "kill -TERM $p; wait $p) 2>&1";
+  const auto r = shell(cmd);
+  const std::size_t at = r.output.find("first=");
+  ASSERT_NE(at, std::string::npos) << r.output;
+  const std::string first = r.output.substr(at + 6, r.output.find('\n', at) - at - 6);
+  EXPECT_TRUE(contains(r, "second=2")) << r.output;
+  EXPECT_TRUE(contains(r, "is in use by another numprobe (pid " + first + " on ")) << r.output;
+}
