@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
+#include <functional>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -221,4 +223,111 @@ TEST(FuzzMinimise, KeepsTheMismatchAndNeverGrows) {
     EXPECT_NE(mma_element(model, m.a, m.b, m.c), mma_element(device, m.a, m.b, m.c));
   }
   EXPECT_EQ(checked, 10);
+}
+
+namespace {
+
+// The checkpoint's checksum as the campaign computes it: FNV-1a over the state's serialisation.
+std::string checksum_of(const json& state) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (char ch : state.dump()) h = (h ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+std::string bytes_of(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
+struct Damage {
+  std::string name, expect;                // what is changed; a part of the error it must give
+  std::function<void(json& state)> edit;
+  bool fix_checksum = true;                // false: the checksum is what must catch it
+};
+
+}  // namespace
+
+// Issue 23, D14 and D26: --resume trusted every number of checkpoint.json (one changed digit gave
+// a "complete" campaign that skipped batches, or raw.tcc.gz cut inside a gzip member; a
+// signature's dist indexed the distributions unchecked: garbage or SIGSEGV). Now every damage is
+// an error naming what is wrong, and nothing in the directory is touched. The checksum catches
+// an edit; the range and consistency checks catch one whose checksum was recomputed.
+TEST(FuzzCheckpoint, ADamagedCheckpointIsAnErrorAndNothingIsTouched) {
+  const Model dev = bf16_keeps_24_bits();
+  fuzz::EmuBackend device(dev, 2);
+  const fs::path base = fresh_dir("ckpt_base");
+  const auto c = config(base, {kBf16}, 20000);
+  ASSERT_GT(fuzz::run_campaign(c, builtin_model(90), device).mismatches, 0u);
+  const auto u64 = [](const json& v) { return v.get<std::uint64_t>(); };
+  const std::vector<Damage> damages = {
+      {"raw_bytes - 100, checksum not updated", "checksum does not match",
+       [&](json& s) { s["raw_bytes"] = u64(s["raw_bytes"]) - 100; }, false},
+      {"raw_bytes - 100", "not whole, valid gzip members", [&](json& s) { s["raw_bytes"] = u64(s["raw_bytes"]) - 100; }},
+      {"raw_bytes + 1", "is shorter", [&](json& s) { s["raw_bytes"] = u64(s["raw_bytes"]) + 1; }},
+      {"raw_kept + 1", "raw_kept exceeds raw_total", [&](json& s) { s["raw_kept"] = u64(s["raw_kept"]) + 1; }},
+      {"raw_kept - 1", "lines in its recorded part", [&](json& s) { s["raw_kept"] = u64(s["raw_kept"]) - 1; }},
+      {"next batch + 100", "is past its last", [&](json& s) { s["pairs"][0][2] = u64(s["pairs"][0][2]) + 100; }},
+      {"next batch - 1", "batches hold", [&](json& s) { s["pairs"][0][2] = u64(s["pairs"][0][2]) - 1; }},
+      {"cases + 1", "batches hold", [&](json& s) { s["pairs"][1][0] = u64(s["pairs"][1][0]) + 1; }},
+      {"mismatches + 1", "mismatches", [&](json& s) { s["pairs"][0][1] = u64(s["pairs"][0][1]) + 1; }},
+      {"signature dist one past the end", "is not an index", [](json& s) { s["signatures"][0]["dist"] = 7; }},
+      {"signature dist 99", "is not an index", [](json& s) { s["signatures"][0]["dist"] = 99; }},
+      {"signature dist -1", "is not an index", [](json& s) { s["signatures"][0]["dist"] = -1; }},
+      {"signature of another instruction", "not an instruction of this campaign",
+       [](json& s) { s["signatures"][0]["instruction"] = "mma.m16n8k8.f32.bf16.bf16.f32"; }},
+      {"signature raw line", "does not parse", [](json& s) { s["signatures"][0]["raw"] = "sm_90 garbage"; }},
+      {"a count as a string", "wrong type", [](json& s) { s["pairs"][0][0] = "12"; }},
+      {"pairs missing", "wrong type or is missing", [](json& s) { s.erase("pairs"); }},
+      {"raw_total + 1", "raw_total", [&](json& s) { s["raw_total"] = u64(s["raw_total"]) + 1; }},
+      {"sessions 0", "sessions", [](json& s) { s["sessions"] = 0; }},
+  };
+  for (const auto& d : damages) {
+    SCOPED_TRACE(d.name);
+    const fs::path dir = fresh_dir("ckpt_damaged");
+    fs::copy(base, dir, fs::copy_options::recursive);
+    json ck = json::parse(std::ifstream(dir / "checkpoint.json"));
+    d.edit(ck["state"]);
+    if (d.fix_checksum) ck["checksum"] = checksum_of(ck["state"]);
+    std::ofstream(dir / "checkpoint.json") << ck.dump();
+    const std::string raw = bytes_of(dir / "raw.tcc.gz"), sum = bytes_of(dir / "summary.json");
+    auto r = c;
+    r.out_dir = dir.string();
+    r.resume = true;
+    try {
+      fuzz::run_campaign(r, builtin_model(90), device);
+      ADD_FAILURE() << "resumed from a damaged checkpoint";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(d.expect), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("is damaged"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(bytes_of(dir / "raw.tcc.gz"), raw);
+    EXPECT_EQ(bytes_of(dir / "summary.json"), sum);
+  }
+  // The undamaged checkpoint resumes (the checks refuse nothing valid).
+  auto r = c;
+  r.resume = true;
+  EXPECT_TRUE(fuzz::run_campaign(r, builtin_model(90), device).complete);
+}
+
+// Issue 23, D25 and D16: an instruction or distribution given twice ran the same cases twice and
+// counted them twice; a case count near 2^64 wrapped to a "complete" campaign of 0 cases.
+TEST(FuzzCheckpoint, DuplicatePairsAndOutOfRangeValuesAreRefused) {
+  fuzz::EmuBackend device(builtin_model(90), 2);
+  auto c = config(fresh_dir("dups"), {kBf16, kBf16}, 1000);
+  EXPECT_THROW(fuzz::run_campaign(c, builtin_model(90), device), std::invalid_argument);
+  c = config(fresh_dir("dups"), {kBf16}, 1000);
+  c.distributions = {"normal", "normal"};
+  EXPECT_THROW(fuzz::run_campaign(c, builtin_model(90), device), std::invalid_argument);
+  for (std::uint64_t cases : {UINT64_MAX, fuzz::kMaxCasesPerPair + 1}) {
+    c = config(fresh_dir("huge"), {kBf16}, cases);
+    EXPECT_THROW(fuzz::run_campaign(c, builtin_model(90), device), std::invalid_argument) << cases;
+  }
+  c = config(fresh_dir("nan"), {kBf16}, 1000);
+  c.checkpoint_seconds = std::nan("");
+  EXPECT_THROW(fuzz::run_campaign(c, builtin_model(90), device), std::invalid_argument);
+  c.checkpoint_seconds = 30;
+  c.seconds = std::nan("");
+  EXPECT_THROW(fuzz::run_campaign(c, builtin_model(90), device), std::invalid_argument);
 }

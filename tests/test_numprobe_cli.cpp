@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <cstdio>
@@ -384,4 +385,369 @@ TEST(RecordFaults, DevFullIsAClearError) {
   EXPECT_NE(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("write failed on '/dev/full'"), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find("written to"), std::string::npos) << r.output;
+}
+
+// ---- issue 23: campaigns, recordings and checks never report success over lost, duplicated
+// or corrupt data (docs/robustness.md, "Campaign outputs"; /work/shared/robustness D13-D27) ----
+
+namespace {
+
+// The stand-in device of the fuzz tests: sm_90 with frac_bits 24 where it has 25 (mismatches,
+// signatures and raw lines to lose).
+std::string dev24_model() {
+  static const std::string path = [] {
+    std::string m = numprobe("list --arch sm_90 --model", false).output;
+    for (std::size_t p; (p = m.find("\"frac_bits\": 25")) != std::string::npos;) m.replace(p, 15, "\"frac_bits\": 24");
+    return write_file("dev24.json", m);
+  }();
+  return path;
+}
+
+std::string fuzz_args(const std::string& cases = "20000") {
+  return "fuzz --backend emu --device-model " + dev24_model() +
+         " --instr mma.m16n8k16.f32.bf16.bf16.f32 --dist normal --batch 1024 --threads 1 --seed 1 --quiet --cases " + cases;
+}
+
+std::string fresh(const std::string& name) {
+  const std::string p = temp_path(name);
+  std::filesystem::remove_all(p);
+  return p;
+}
+
+bool contains(const Outcome& r, const std::string& what) { return r.output.find(what) != std::string::npos; }
+
+}  // namespace
+
+// D13: two campaigns on one directory at once had no lock; both "succeeded" over a corrupt
+// raw.tcc.gz. A held lock (here by flock(1), as a second numprobe would hold it) refuses the
+// second with exit 2; the lock of a process that is gone is taken over.
+TEST(CampaignCli, ASecondProcessOnOneCampaignIsRefusedAndAStaleLockIsTakenOver) {
+  const std::string dir = fresh("locked");
+  ASSERT_EQ(numprobe(fuzz_args() + " --out " + dir).status, 1);
+  const std::string lock = dir + "/campaign.lock";
+  auto r = shell("exec 9>>" + lock + "; flock 9; " + TCNUM_NUMPROBE + " " + fuzz_args() + " --resume --out " + dir + " 2>&1");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "is in use by another numprobe")) << r.output;
+  r = numprobe(fuzz_args() + " --resume --out " + dir);  // the holder is gone: its lock is free
+  EXPECT_EQ(r.status, 1) << r.output;
+}
+
+// D14: one changed digit in checkpoint.json resumed a wrong campaign with exit 0. Now exit 2,
+// saying what is wrong and how to recover, and raw.tcc.gz is not cut.
+TEST(CampaignCli, OneChangedDigitInTheCheckpointIsAnError) {
+  const std::string dir = fresh("digit");
+  ASSERT_EQ(numprobe(fuzz_args() + " --out " + dir).status, 1);
+  std::string ck = read_file(dir + "/checkpoint.json");
+  const std::size_t at = ck.find("\"raw_bytes\":") + 12;
+  ck[at] = ck[at] == '1' ? '2' : '1';
+  write_file("digit_ck", ck);
+  std::filesystem::copy_file(temp_path("digit_ck"), dir + "/checkpoint.json", std::filesystem::copy_options::overwrite_existing);
+  const std::string raw = read_file(dir + "/raw.tcc.gz");
+  const auto r = numprobe(fuzz_args() + " --resume --out " + dir);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "checkpoint.json is damaged")) << r.output;
+  EXPECT_TRUE(contains(r, "--force")) << r.output;
+  EXPECT_EQ(read_file(dir + "/raw.tcc.gz"), raw);
+}
+
+// D27: a campaign killed before its first checkpoint left raw.tcc.gz and no checkpoint; the plain
+// rerun (docs/fuzz.md's Slurm script) appended to it: corrupt, duplicates, "complete". Now the
+// rerun is refused, --resume says there is nothing to resume, --force starts again.
+TEST(CampaignCli, APartialCampaignWithoutCheckpointIsRefusedUnlessForced) {
+  const std::string dir = fresh("early_kill");
+  std::filesystem::create_directories(dir);
+  write_gzip("early_raw", "# numprobe fuzz raw mismatches\nsm_90 cut here");
+  std::filesystem::copy_file(temp_path("early_raw"), dir + "/raw.tcc.gz");
+  auto r = numprobe(fuzz_args() + " --out " + dir);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "killed before its first checkpoint")) << r.output;
+  EXPECT_TRUE(contains(r, "--force")) << r.output;
+  r = numprobe(fuzz_args() + " --resume --out " + dir);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "start it again with --force")) << r.output;
+  r = numprobe(fuzz_args() + " --resume --force --out " + dir);
+  EXPECT_EQ(r.status, 2) << r.output;
+  r = numprobe(fuzz_args() + " --force --json --out " + dir, false);
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_TRUE(contains(r, "\"complete\": true")) << r.output;
+  EXPECT_EQ(gunzip(dir + "/raw.tcc.gz").find("cut here"), std::string::npos);
+  r = numprobe(fuzz_args() + " --out " + dir);  // a complete campaign is not overwritten either
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "pass --resume to continue it")) << r.output;
+}
+
+// D16 and D21: --cases -1 or 2^64 ran 0 cases, "complete", exit 0; --threads -1, --batch -1,
+// --checkpoint-every nan and --time nan were accepted. Each is now exit 2 naming the range.
+TEST(CampaignCli, OutOfRangeValuesAreRefused) {
+  const std::string base = "fuzz --backend emu --device-model " + dev24_model() +
+                           " --instr mma.m16n8k16.f32.bf16.bf16.f32 --dist normal --quiet --out " + fresh("range");
+  for (const std::string bad : {"--cases -1", "--cases 18446744073709551616", "--cases 18446744073709551615",
+                                "--cases 1e3", "--cases 10 --threads -1", "--cases 10 --batch -1",
+                                "--cases 10 --batch 0", "--cases 10 --batches-per-round -1",
+                                "--cases 10 --checkpoint-every -1", "--cases 10 --checkpoint-every nan",
+                                "--cases 10 --checkpoint-every inf", "--time nan", "--time inf"}) {
+    const auto r = numprobe(base + " " + bad);
+    EXPECT_EQ(r.status, 2) << bad << "\n" << r.output;
+    EXPECT_FALSE(contains(r, "complete")) << bad << "\n" << r.output;
+  }
+  EXPECT_FALSE(std::filesystem::exists(temp_path("range") + "/summary.json"));
+}
+
+// D25: --instr X,X or --dist d,d ran the same cases twice and counted them twice.
+TEST(CampaignCli, AnInstructionOrDistributionGivenTwiceIsRefused) {
+  const std::string m = " --backend emu --device-model " + dev24_model() + " --cases 1000 --quiet --out " + fresh("dup");
+  auto r = numprobe("fuzz --instr mma.m16n8k16.f32.bf16.bf16.f32,mma.m16n8k16.f32.bf16.bf16.f32 --dist normal" + m);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "mma.m16n8k16.f32.bf16.bf16.f32 is given twice")) << r.output;
+  r = numprobe("fuzz --instr mma.m16n8k16.f32.bf16.bf16.f32 --dist normal,normal" + m);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "distribution normal is given twice")) << r.output;
+}
+
+// D17: `fuzz merge A B --out A` overwrote shard A with the merge. D15: a shard whose raw.tcc.gz
+// is cut was read with a freed error message. Both are exit 2 now, and nothing is written.
+TEST(CampaignCli, MergeRefusesItsOwnInputAndADamagedShard) {
+  const std::string s0 = fresh("m_s0"), s1 = fresh("m_s1"), out = fresh("m_out");
+  ASSERT_EQ(numprobe(fuzz_args() + " --shard 0/2 --out " + s0).status, 1);
+  ASSERT_EQ(numprobe(fuzz_args() + " --shard 1/2 --out " + s1).status, 1);
+  const std::string sum0 = read_file(s0 + "/summary.json"), raw0 = read_file(s0 + "/raw.tcc.gz");
+  for (const std::string& into : {s0, s0 + "/", s0 + "/../" + std::filesystem::path(s0).filename().string()}) {
+    const auto r = numprobe("fuzz merge " + s0 + " " + s1 + " --out " + into);
+    EXPECT_EQ(r.status, 2) << into << "\n" << r.output;
+    EXPECT_TRUE(contains(r, "is the input")) << r.output;
+  }
+  EXPECT_EQ(read_file(s0 + "/summary.json"), sum0);
+  EXPECT_EQ(read_file(s0 + "/raw.tcc.gz"), raw0);
+  ASSERT_EQ(numprobe("fuzz merge " + s0 + " " + s1 + " --out " + out).status, 0);
+  // A shard's raw file cut short (a killed copy): an error naming it, no merge written.
+  const std::string cut = fresh("m_cut");
+  std::filesystem::copy(s1, cut);
+  std::filesystem::resize_file(cut + "/raw.tcc.gz", std::filesystem::file_size(cut + "/raw.tcc.gz") - 100);
+  const std::string out2 = fresh("m_out2");
+  const auto r = numprobe("fuzz merge " + s0 + " " + cut + " --out " + out2);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, cut + "/raw.tcc.gz: unexpected end of file")) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(out2 + "/summary.json"));
+}
+
+// D13 for record: two `record --resume` of one target at once wrote one partial file together.
+// The target's lock (held here by flock(1)) refuses the second.
+TEST(RecordFaults, ASecondRecordingOfOneTargetIsRefused) {
+  if (!has_command("record")) GTEST_SKIP() << "numprobe built without record (no MPFR)";
+  const std::string out = temp_path("locked.tcc");
+  for (const std::string& f : {out, out + ".partial", out + ".lock"}) std::remove(f.c_str());
+  auto r = record("sm_90", "--out " + out, "exec 9>>" + out + ".lock; flock 9; ");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "is in use by another numprobe")) << r.output;
+  EXPECT_FALSE(exists(out));
+  r = record("sm_90", "--out " + out);  // the holder is gone
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_FALSE(exists(out + ".lock"));
+  std::remove(out.c_str());
+}
+
+// D20: `record --force` with X.partial a symlink wrote the recording into the link's target.
+TEST(RecordFaults, ForceRemovesASymlinkedPartialFileAndNeverWritesThroughIt) {
+  if (!has_command("record")) GTEST_SKIP() << "numprobe built without record (no MPFR)";
+  const std::string out = temp_path("linked.tcc"), precious = write_file("precious.txt", "precious data\n");
+  std::remove((out + ".partial").c_str());
+  std::remove(out.c_str());
+  ASSERT_EQ(::symlink(precious.c_str(), (out + ".partial").c_str()), 0);
+  auto r = record("sm_90", "--out " + out);
+  EXPECT_NE(r.status, 0) << r.output;
+  r = record("sm_90", "--force --out " + out);
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(read_file(precious), "precious data\n");
+  EXPECT_FALSE(std::filesystem::is_symlink(out));
+  EXPECT_EQ(count_of(read_file(out), "\nsm_90 "), 120u);
+  std::remove(out.c_str());
+}
+
+// D23: `record --resume` kept the finished chunks of X.partial unchecked (a gzip partial file is
+// one unfinished member: no CRC); a damaged chunk became part of a valid corpus. Each chunk's
+// "# done" line now carries a CRC-32 of its cases, and a resume refuses a chunk that fails it.
+TEST(RecordFaults, AResumeRefusesADamagedFinishedChunk) {
+  if (!has_command("record")) GTEST_SKIP() << "numprobe built without record (no MPFR)";
+  const std::string out = temp_path("damaged.tcc"), partial = out + ".partial";
+  for (const std::string& f : {out, partial}) std::remove(f.c_str());
+  auto r = record("sm_90,kill_after=2", "--out " + out);
+  ASSERT_EQ(r.status, 128 + 9) << r.output;
+  std::string text = read_file(partial);
+  const std::size_t at = text.find("\nsm_90 ") + 40;  // a hex digit of the first case's A
+  text[at] = text[at] == '0' ? '1' : '0';
+  std::ofstream(partial, std::ios::binary) << text;
+  r = record("sm_90", "--resume --out " + out);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "is damaged: its finished chunk")) << r.output;
+  EXPECT_EQ(read_file(partial), text);
+  EXPECT_FALSE(exists(out));
+  std::remove(partial.c_str());
+}
+
+// D24: `check --mismatches-out FILE` overwrote an existing corpus. Now refused unless --force,
+// and written through a temporary file.
+TEST(CheckCli, MismatchesOutRefusesAnExistingFileUnlessForced) {
+  if (!has_command("check")) GTEST_SKIP() << "numprobe built without check (no MPFR)";
+  const std::string out = write_file("precious.tcc", kGood);
+  const std::string check = "TCNUM_SIMULATED_DEVICE=sm_90 " + std::string(TCNUM_NUMPROBE) +
+                            " check --instr mma.m16n8k16.f32.bf16.bf16.f32 --dist normal --cases 2000 --seed 3 --model " +
+                            dev24_model() + " --mismatches-out " + out;
+  auto r = shell(check + " 2>&1");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "exists; give --force")) << r.output;
+  EXPECT_EQ(read_file(out), kGood);
+  r = shell(check + " --force 2>&1");
+  EXPECT_EQ(r.status, 1) << r.output;  // the stand-in model differs: mismatches
+  EXPECT_NE(read_file(out), kGood);
+  EXPECT_GT(count_of(read_file(out), "sm_90 mma.m16n8k16.f32.bf16.bf16.f32"), 0u);
+  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(out).parent_path()))
+    EXPECT_EQ(e.path().string().find(out + ".tmp"), std::string::npos) << e.path();
+}
+
+// D19: a key twice in a model file: the last one silently won. Now an error naming its path.
+TEST(ReplayCli, AModelWithADuplicateKeyIsRefused) {
+  std::string m = numprobe("list --arch sm_90 --model", false).output;
+  const std::size_t at = m.find("\"frac_bits\": 25");
+  ASSERT_NE(at, std::string::npos);
+  m.insert(at, "\"frac_bits\": 24, ");
+  const auto r = numprobe("replay --model " + write_file("dup_key.json", m) + " " + write_file("dup_key.tcc", kGood));
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "model JSON: rules[1].frac_bits: duplicate key")) << r.output;
+}
+
+// D18: a gzip member with a wrong header CRC (FLG.FHCRC) passed through libdeflate (files up to
+// 64 MiB) and failed through zlib. Both reject it now.
+TEST(ReplayCli, AGzipMemberWithAWrongHeaderCrcIsAReadError) {
+  z_stream z{};
+  ASSERT_EQ(deflateInit2(&z, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string body(kGood.size() + 64, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(kGood.data()));
+  z.avail_in = static_cast<uInt>(kGood.size());
+  z.next_out = reinterpret_cast<Bytef*>(body.data());
+  z.avail_out = static_cast<uInt>(body.size());
+  ASSERT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+  body.resize(z.total_out);
+  deflateEnd(&z);
+  const uLong crc = crc32(0, reinterpret_cast<const Bytef*>(kGood.data()), static_cast<uInt>(kGood.size()));
+  std::string file = {'\x1f', '\x8b', 8, 2, 0, 0, 0, 0, 0, 3, '\x12', '\x34'};  // FHCRC set, CRC16 wrong
+  file += body;
+  for (uLong v : {crc, static_cast<uLong>(kGood.size())})
+    for (int i = 0; i < 4; ++i) file += static_cast<char>((v >> (8 * i)) & 0xff);
+  const auto r = numprobe("replay " + write_file("fhcrc.tcc.gz", file));
+  EXPECT_NE(r.status, 0) << r.output;
+  EXPECT_TRUE(contains(r, "malformed")) << r.output;
+  EXPECT_FALSE(contains(r, "1 passed")) << r.output;
+}
+
+// D21: past a file-size limit SIGXFSZ killed fuzz without a word. Now the write error is reported.
+TEST(CampaignCli, AFileSizeLimitIsAClearError) {
+  const auto r = shell("ulimit -f 8; " + std::string(TCNUM_NUMPROBE) + " " + fuzz_args("200000") + " --out " + fresh("xfsz") + " 2>&1");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "File too large")) << r.output;
+}
+
+// D22: chain's outputs kept mkstemp's mode 0600 whatever the umask; `--out X --summary X` said
+// "wrote X and X" and kept only the summary.
+TEST(OutputCli, OutputsHonourTheUmaskAndOneFileIsNotBothOutputs) {
+  if (!has_command("chain")) GTEST_SKIP() << "numprobe built without chain (no MPFR)";
+  const std::string a = temp_path("mode.csv"), x = temp_path("same.csv");
+  std::remove(a.c_str());
+  std::remove(x.c_str());
+  auto r = shell("umask 022; " + std::string(TCNUM_NUMPROBE) + " " + kSmallChain + " --out " + a + " 2>&1");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(std::filesystem::status(a).permissions() & std::filesystem::perms::all,
+            std::filesystem::perms(0644));
+  r = numprobe(kSmallChain + " --out " + x + " --summary " + x);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "name the same file")) << r.output;
+  EXPECT_FALSE(exists(x));
+  std::remove(a.c_str());
+}
+
+// D21: a chain run interrupted by SIGINT left its temporary file (OUT.tmp-XXXXXX) behind. (SIGTERM
+// here: a non-interactive shell starts background jobs with SIGINT ignored; the same handler
+// serves SIGINT, SIGTERM and SIGHUP.)
+TEST(OutputCli, AnInterruptedRunLeavesNoTemporaryFile) {
+  if (!has_command("chain")) GTEST_SKIP() << "numprobe built without chain (no MPFR)";
+  const std::string out = temp_path("interrupted.csv");
+  std::remove(out.c_str());
+  std::string cmd = std::string("(") + TCNUM_NUMPROBE;
+  cmd += " chain --dtype bf16 --init low --trials 2000000 --max-len 4 --no-exact --quiet --out " + out;
+  cmd += " & p=$!; sleep 0.5; kill -TERM $p; wait $p) 2>&1";
+  const auto r = shell(cmd);
+  EXPECT_EQ(r.status, 128 + 15) << r.output;  // ended by the signal, as before
+  EXPECT_FALSE(exists(out));
+  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(out).parent_path()))
+    EXPECT_NE(e.path().filename().string().rfind("tcnum_cli_" + std::to_string(::getpid()) + "_interrupted.csv.tmp", 0), 0u)
+        << e.path();
+}
+
+// Issue 23, signals: a SIGTERM (a job's time limit, a requeue) ended a campaign wherever it was,
+// at its last checkpoint, up to --checkpoint-every seconds back, or with none at all. Now it
+// ends after the running pair with a checkpoint and a message, and --resume completes it.
+TEST(CampaignCli, ASignalEndsACampaignWithACheckpoint) {
+  const std::string dir = fresh("sigterm");
+  std::string cmd = std::string("(") + TCNUM_NUMPROBE + " " + fuzz_args("4000000");
+  cmd += " --batches-per-round 1 --checkpoint-every 1000 --out " + dir + " & p=$!; sleep 1; kill -TERM $p; wait $p) 2>&1";
+  const auto r = shell(cmd);
+  ASSERT_EQ(r.status, 128 + 15) << r.output;
+  EXPECT_TRUE(contains(r, "interrupted by signal 15")) << r.output;
+  ASSERT_TRUE(std::filesystem::exists(dir + "/checkpoint.json"));
+  const auto done = numprobe(fuzz_args("4000000") + " --batches-per-round 1 --json --resume --out " + dir, false);
+  EXPECT_EQ(done.status, 1) << done.output;
+  EXPECT_TRUE(contains(done, "\"cases\": 4000000")) << done.output;
+  EXPECT_TRUE(contains(done, "\"complete\": true")) << done.output;
+}
+
+// D21f: --resume with another --device-model was accepted (the summary then named only the last
+// device): cases of two devices mixed in one campaign. The checkpoint records the device's kind.
+TEST(CampaignCli, AResumeOnAnotherDeviceIsRefused) {
+  const std::string dir = fresh("other_device"), sm90 = temp_path("sm90_device.json");
+  ASSERT_EQ(numprobe(fuzz_args() + " --out " + dir).status, 1);
+  ASSERT_EQ(numprobe("list --arch sm_90 --model > " + sm90, false).status, 0);
+  std::string args = fuzz_args();
+  args.replace(args.find(dev24_model()), dev24_model().size(), sm90);
+  const auto r = numprobe(args + " --resume --out " + dir);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "holds results of another device")) << r.output;
+  EXPECT_EQ(numprobe(fuzz_args() + " --resume --out " + dir).status, 1);
+}
+
+// D21i: a corpus line with a 1 MB instruction name was quoted whole in replay's error.
+TEST(ReplayCli, AHugeInstructionNameIsShownShortened) {
+  const std::string name = "mma." + std::string(200000, 'm');
+  const auto r = numprobe("replay " + write_file("huge_name.tcc", "sm_90 " + name + " 00 00 00000000 00000000\n"));
+  EXPECT_NE(r.status, 0) << r.output.substr(0, 400);
+  EXPECT_TRUE(contains(r, "... (200004 bytes)")) << r.output.substr(0, 400);
+  EXPECT_LT(r.output.size(), 20000u);
+}
+
+// D21g: merging shards of different builds named only the first shard's build in the merge.
+TEST(CampaignCli, AMergeOfShardsOfDifferentBuildsNamesEveryBuild) {
+  const std::string s0 = fresh("b_s0"), s1 = fresh("b_s1"), out = fresh("b_out");
+  ASSERT_EQ(numprobe(fuzz_args() + " --shard 0/2 --out " + s0).status, 1);
+  ASSERT_EQ(numprobe(fuzz_args() + " --shard 1/2 --out " + s1).status, 1);
+  std::string sum = read_file(s1 + "/summary.json");
+  const std::size_t at = sum.find("\"build\": \"") + 10;
+  sum.replace(at, 4, "beef");
+  std::ofstream(s1 + "/summary.json", std::ios::binary) << sum;
+  ASSERT_EQ(numprobe("fuzz merge " + s0 + " " + s1 + " --out " + out).status, 0);
+  const std::string merged = read_file(out + "/summary.json");
+  EXPECT_NE(merged.find("\"build\": ["), std::string::npos) << merged.substr(0, 600);
+  EXPECT_NE(merged.find("\"beef"), std::string::npos) << merged.substr(0, 600);
+}
+
+// D13 with two real numprobe processes: the second is refused while the first runs, naming it.
+TEST(CampaignCli, TwoCampaignsOnOneDirectoryTheSecondIsRefusedNamingTheFirst) {
+  const std::string dir = fresh("race");
+  std::string cmd = std::string("(") + TCNUM_NUMPROBE + " " + fuzz_args("4000000") + " --out " + dir + " & p=$!; ";
+  cmd += "for i in $(seq 100); do grep -q pid " + dir + "/campaign.lock 2>/dev/null && break; sleep 0.05; done; ";
+  cmd += std::string(TCNUM_NUMPROBE) + " " + fuzz_args("4000000") + " --resume --out " + dir + "; echo \"second=$? first=$p\"; ";
+  cmd += "kill -TERM $p; wait $p) 2>&1";
+  const auto r = shell(cmd);
+  const std::size_t at = r.output.find("first=");
+  ASSERT_NE(at, std::string::npos) << r.output;
+  const std::string first = r.output.substr(at + 6, r.output.find('\n', at) - at - 6);
+  EXPECT_TRUE(contains(r, "second=2")) << r.output;
+  EXPECT_TRUE(contains(r, "is in use by another numprobe (pid " + first + " on ")) << r.output;
 }

@@ -166,6 +166,9 @@ struct CorpusBytes::Impl {
   Whole whole_member(std::string_view& chunk) {
     const unsigned char* src = in.data() + in_pos;
     const std::size_t avail = in_end - in_pos;
+    // libdeflate skips a header CRC (FLG.FHCRC) unchecked, zlib checks it: such a member (gzip
+    // never writes one) goes to zlib, so both inflaters accept and reject alike.
+    if (avail >= 4 && src[0] == 0x1f && src[1] == 0x8b && (src[3] & 0x02) != 0) return Whole::use_zlib;
     std::size_t size = std::max<std::size_t>(std::size_t{1} << 16, std::min(avail, kMemberOutputLimit / 4) * 4);
     if (avail >= 18) {  // the smallest gzip member; ISIZE is only a hint (the last member's, and may lie)
       const unsigned char* t = in.data() + in_end - 4;

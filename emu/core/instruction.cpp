@@ -225,11 +225,19 @@ std::vector<Instruction> instructions_for(int sm) {
   return out;
 }
 
+// A name as an error message shows it: whole up to 120 bytes (every real name is shorter), else
+// its start and its length (a 1 MB name from a damaged corpus is not repeated whole).
+static std::string shown_name(std::string_view name) {
+  constexpr std::size_t kShown = 120;
+  if (name.size() <= kShown) return std::string(name);
+  return std::string(name.substr(0, kShown)) + "... (" + std::to_string(name.size()) + " bytes)";
+}
+
 Instruction parse_instruction(std::string_view name) {
   const std::string wanted = strip_suffixes(name);
   for (const Instruction& in : catalog())
     if (in.name == wanted) return in;
-  throw UnknownInstruction("unknown instruction '" + std::string(name) +
+  throw UnknownInstruction("unknown instruction '" + shown_name(name) +
                            "' (expected a PTX name such as mma.m16n8k16.f32.bf16.bf16.f32 or "
                            "wgmma.m64n128k32.f32.e4m3.e5m2)");
 }
@@ -240,7 +248,7 @@ Instruction find_instruction(std::string_view name, int sm) {
   for (const Instruction& in : catalog())
     if (in.name == wanted && available_on(in, sm)) return in;
   std::ostringstream os;
-  os << "instruction '" << name << "' is not available on sm_" << sm;
+  os << "instruction '" << shown_name(name) << "' is not available on sm_" << sm;
   if (wanted.rfind("mma.m8n8k4.", 0) == 0 && sm >= 80) os << kM8n8k4Gone;
   os << "; valid names there:";
   // wgmma/tcgen05 have one entry per N: list them as one pattern line each to stay readable.

@@ -3,7 +3,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <set>
 #include <stdexcept>
+#include <vector>
 
 #include "tcnum/core/model.hpp"
 
@@ -108,12 +110,46 @@ DatapathParams parse_params(const json& r, const std::string& where) {
   return p;
 }
 
+// Parses with every object's keys checked: a key twice is an error naming its path
+// (nlohmann would keep the last silently).
+json parse_without_duplicate_keys(const std::string& text) {
+  struct Frame {
+    bool object = false;
+    std::set<std::string> keys;
+    std::string key, path;
+    std::size_t next = 0;  // arrays: the index of the next element
+  };
+  std::vector<Frame> open;
+  const auto child_path = [&]() -> std::string {
+    if (open.empty()) return "";
+    Frame& f = open.back();
+    if (f.object) return f.path.empty() ? f.key : f.path + "." + f.key;
+    return f.path + "[" + std::to_string(f.next++) + "]";
+  };
+  const json::parser_callback_t check = [&](int, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) {
+      std::string path = child_path();
+      open.push_back({event == json::parse_event_t::object_start, {}, "", std::move(path), 0});
+    } else if (event == json::parse_event_t::object_end || event == json::parse_event_t::array_end) {
+      open.pop_back();
+    } else if (event == json::parse_event_t::key) {
+      Frame& f = open.back();
+      f.key = parsed.get<std::string>();
+      if (!f.keys.insert(f.key).second) bad(f.path.empty() ? f.key : f.path + "." + f.key, "duplicate key");
+    } else if (event == json::parse_event_t::value && !open.empty() && !open.back().object) {
+      ++open.back().next;
+    }
+    return true;
+  };
+  return json::parse(text, check);
+}
+
 }  // namespace
 
 Model model_from_json(const std::string& text) {
   json j;
   try {
-    j = json::parse(text);
+    j = parse_without_duplicate_keys(text);
   } catch (const json::exception& e) {  // parse_error, and out_of_range for a number like 1e309
     throw std::invalid_argument(std::string("model JSON: ") + e.what());
   }

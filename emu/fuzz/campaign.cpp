@@ -2,11 +2,16 @@
 // signatures, checkpoints.
 #include "tcnum/fuzz/campaign.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -25,6 +30,7 @@
 #include "tcnum/fuzz/classify.hpp"
 #include "tcnum/fuzz/generators.hpp"
 #include "tcnum/fuzz/minimise.hpp"
+#include "tcnum/fuzz/output_lock.hpp"
 
 namespace tcnum::fuzz {
 namespace fs = std::filesystem;
@@ -32,7 +38,8 @@ using json = nlohmann::json;
 
 namespace {
 
-constexpr int kStateVersion = 2;  // 2: cases are the elements of whole tiles
+constexpr int kStateVersion = 3;  // 2: cases are the elements of whole tiles; 3: a checksum over the state
+constexpr std::uintmax_t kMaxJsonBytes = 256u << 20;  // checkpoint.json, summary.json
 constexpr std::size_t kEvalChunk = 2048;  // cases per mma_batch / mma_tiles call on one thread
 
 void evaluate(const MmaPlan& plan, std::size_t count, const std::uint32_t* a, const std::uint32_t* b,
@@ -70,6 +77,10 @@ std::string hex64(std::uint64_t v) {
 }
 
 std::string read_file(const fs::path& p) {
+  std::error_code ec;
+  if (!fs::is_regular_file(p, ec)) throw std::runtime_error("cannot read " + p.string() + ": not a regular file");
+  if (fs::file_size(p, ec) > kMaxJsonBytes)
+    throw std::runtime_error(p.string() + ": larger than " + std::to_string(kMaxJsonBytes >> 20) + " MiB, not a campaign file");
   std::ifstream f(p, std::ios::binary);
   if (!f) throw std::runtime_error("cannot read " + p.string());
   std::ostringstream os;
@@ -101,9 +112,11 @@ std::vector<std::string> read_gz_lines(const fs::path& p) {
     }
   }
   int err = 0;
-  const char* msg = gzerror(f, &err);
-  gzclose(f);
-  if (err != Z_OK && err != Z_STREAM_END) throw std::runtime_error(p.string() + ": " + msg);
+  const std::string msg = gzerror(f, &err);  // a copy: gzclose frees the message
+  const int closed = gzclose(f);
+  if (err != Z_OK && err != Z_STREAM_END)  // zlib's message starts with the path
+    throw std::runtime_error(msg.rfind(p.string(), 0) == 0 ? msg : p.string() + ": " + msg);
+  if (closed != Z_OK) throw std::runtime_error(p.string() + ": not a whole gzip file (truncated or corrupt)");
   if (!line.empty() && line[0] != '#') lines.push_back(line);
   return lines;
 }
@@ -122,6 +135,86 @@ void write_gz_atomically(const std::string& path, const std::string& header, con
     throw std::runtime_error("writing " + tmp + " failed");
   }
   fs::rename(tmp, path);
+}
+
+// Counts the case lines (not comments) of one chunk of inflated bytes.
+struct LineCounter {
+  std::uint64_t lines = 0;
+  bool at_start = true, comment = false;
+  void add(const unsigned char* p, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (at_start) comment = p[i] == '#' || p[i] == '\n';
+      at_start = p[i] == '\n';
+      if (at_start && !comment) ++lines;
+    }
+  }
+};
+
+// The case lines in the first `bytes` bytes of a gzip file, which must be whole members
+// (std::runtime_error otherwise: the file was cut or damaged inside its recorded part).
+std::uint64_t case_lines_in_whole_members(const fs::path& p, std::uint64_t bytes) {
+  std::ifstream f(p, std::ios::binary);
+  if (!f) throw std::runtime_error("cannot read " + p.string());
+  z_stream z{};
+  if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) throw std::runtime_error("zlib: inflateInit2 failed");
+  std::vector<unsigned char> in(1 << 16), out(1 << 16);
+  LineCounter count;
+  std::uint64_t left = bytes;
+  bool in_member = false, bad = false;
+  for (;;) {
+    if (z.avail_in == 0) {
+      if (left == 0) break;
+      f.read(reinterpret_cast<char*>(in.data()), static_cast<std::streamsize>(std::min<std::uint64_t>(left, in.size())));
+      const std::size_t got = static_cast<std::size_t>(f.gcount());
+      if (got == 0) break;
+      left -= got;
+      z.next_in = in.data();
+      z.avail_in = static_cast<uInt>(got);
+    }
+    if (!in_member) in_member = inflateReset(&z) == Z_OK;
+    z.next_out = out.data();
+    z.avail_out = static_cast<uInt>(out.size());
+    const int ret = inflate(&z, Z_NO_FLUSH);
+    count.add(out.data(), out.size() - z.avail_out);
+    if (ret == Z_STREAM_END) in_member = false;
+    else if (ret != Z_OK && !(ret == Z_BUF_ERROR && z.avail_in == 0)) bad = true;
+    if (bad) break;
+  }
+  inflateEnd(&z);
+  if (bad || in_member || left > 0)
+    throw std::runtime_error(p.string() + ": its first " + std::to_string(bytes) +
+                             " bytes (the part the checkpoint recorded) are not whole, valid gzip members");
+  return count.lines;
+}
+
+// Writes all of `data` to fd (EINTR and short writes retried); false on an error (errno set).
+bool write_all(int fd, const char* data, std::size_t n) {
+  while (n > 0) {
+    const ssize_t w = ::write(fd, data, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    data += w;
+    n -= static_cast<std::size_t>(w);
+  }
+  return true;
+}
+
+void sync_file(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || ::fsync(fd) != 0) {
+    const std::string why = std::strerror(errno);
+    if (fd >= 0) ::close(fd);
+    throw std::runtime_error("cannot sync " + path + ": " + why);
+  }
+  ::close(fd);
+}
+
+void sync_directory_of(const std::string& path) {
+  const std::string dir = fs::path(path).parent_path().empty() ? "." : fs::path(path).parent_path().string();
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;  // best effort: the rename itself is atomic
+  ::fsync(fd);
+  ::close(fd);
 }
 
 // ---- the campaign state ----
@@ -189,31 +282,40 @@ json state_json(const State& s) {
           {"elapsed_s", s.elapsed_s}, {"sessions", s.sessions},   {"complete", s.complete}};
 }
 
-State state_from_json(const json& j, std::size_t pairs) {
+// The state as stored; types are checked here (json::type_error), ranges and consistency by
+// Campaign::check_state.
+State state_from_json(const json& j) {
   State s;
-  for (const auto& p : j.at("pairs")) s.pairs.push_back({p.at(0), p.at(1), p.at(2)});
-  if (s.pairs.size() != pairs) throw std::runtime_error("checkpoint: wrong number of (instruction, distribution) pairs");
+  for (const auto& p : j.at("pairs")) {
+    if (!p.is_array() || p.size() != 3) throw std::runtime_error("pairs: each entry must be [cases, mismatches, next batch]");
+    s.pairs.push_back({p.at(0).get<std::uint64_t>(), p.at(1).get<std::uint64_t>(), p.at(2).get<std::uint64_t>()});
+  }
   for (const auto& g : j.at("signatures")) {
     Signature sig;
-    sig.instruction = g.at("instruction");
-    sig.cls = g.at("class");
-    sig.count = g.at("count");
-    sig.dist = g.at("dist");
-    sig.case_index = g.at("case");
-    sig.raw_line = g.at("raw");
-    sig.line = g.at("line");
-    sig.minimised_from = g.at("minimised_from");
-    s.signatures[signature_key(sig.instruction, sig.cls)] = sig;
+    sig.instruction = g.at("instruction").get<std::string>();
+    sig.cls = g.at("class").get<std::string>();
+    sig.count = g.at("count").get<std::uint64_t>();
+    sig.dist = g.at("dist").get<int>();
+    sig.case_index = g.at("case").get<std::uint64_t>();
+    sig.raw_line = g.at("raw").get<std::string>();
+    sig.line = g.at("line").get<std::string>();
+    sig.minimised_from = g.at("minimised_from").get<std::string>();
+    if (!s.signatures.emplace(signature_key(sig.instruction, sig.cls), sig).second)
+      throw std::runtime_error("signatures: " + signature_key(sig.instruction, sig.cls) + " appears twice");
   }
-  s.raw_total = j.at("raw_total");
-  s.raw_kept = j.at("raw_kept");
-  s.raw_bytes = j.at("raw_bytes");
-  s.rounds = j.at("rounds");
-  s.elapsed_s = j.at("elapsed_s");
-  s.sessions = j.at("sessions");
-  s.complete = j.at("complete");
+  s.raw_total = j.at("raw_total").get<std::uint64_t>();
+  s.raw_kept = j.at("raw_kept").get<std::uint64_t>();
+  s.raw_bytes = j.at("raw_bytes").get<std::uint64_t>();
+  s.rounds = j.at("rounds").get<std::uint64_t>();
+  s.elapsed_s = j.at("elapsed_s").get<double>();
+  s.sessions = j.at("sessions").get<int>();
+  s.complete = j.at("complete").get<bool>();
   return s;
 }
+
+// The checkpoint's checksum: over the state's serialisation (nlohmann sorts keys, so a parsed
+// state serialises to the same text).
+std::string state_checksum(const json& state) { return hex64(fnv(state.dump())); }
 
 // One (instruction, distribution) pair's share of a round, generated and run. Batch i holds
 // tiles [first_tile[i], first_tile[i+1]); its cases are the first cases[i] elements of them.
@@ -236,13 +338,42 @@ class Campaign {
     if (cfg.shards < 1 || cfg.shard < 0 || cfg.shard >= cfg.shards)
       throw std::invalid_argument("fuzz: shard " + std::to_string(cfg.shard) + "/" + std::to_string(cfg.shards) +
                                   " is not I/N with 0 <= I < N");
-    if (cfg.batch == 0 || cfg.batches_per_round == 0) throw std::invalid_argument("fuzz: batch sizes must be positive");
-    if (cfg.cases == 0 && cfg.seconds <= 0) throw std::invalid_argument("fuzz: give a case count or a duration");
+    check_ranges(cfg);
+    check_unique(cfg);
     if (cfg.out_dir.empty()) throw std::invalid_argument("fuzz: no output directory");
     for (const auto& in : cfg.instructions) plans_.push_back(compile_plan(model, in));
     for (const auto& in : cfg.instructions)
       for (const auto& d : cfg.distributions) pair_names_.emplace_back(in.name, d);
     dir_ = cfg.out_dir;
+  }
+
+  static void check_ranges(const CampaignConfig& cfg) {
+    const auto need = [](bool ok, const std::string& what) {
+      if (!ok) throw std::invalid_argument("fuzz: " + what);
+    };
+    need(cfg.batch >= 1 && cfg.batch <= (1u << 24), "batch must be in 1..16777216, got " + std::to_string(cfg.batch));
+    need(cfg.batches_per_round >= 1 && cfg.batches_per_round <= 65536,
+         "batches per round must be in 1..65536, got " + std::to_string(cfg.batches_per_round));
+    need(cfg.cases <= kMaxCasesPerPair, "cases must be in 1.." + std::to_string(kMaxCasesPerPair) + " per instruction x distribution, got " + std::to_string(cfg.cases));
+    need(std::isfinite(cfg.seconds) && cfg.seconds >= 0 && cfg.seconds <= 1e9, "the duration must be a finite number of seconds");
+    need(cfg.cases > 0 || cfg.seconds > 0, "give a case count or a duration");
+    need(std::isfinite(cfg.checkpoint_seconds) && cfg.checkpoint_seconds >= 0 && cfg.checkpoint_seconds <= 1e9,
+         "checkpoint interval must be a finite number of seconds >= 0");
+    need(cfg.threads >= 0 && cfg.threads <= 4096, "threads must be in 0..4096 (0: every core), got " + std::to_string(cfg.threads));
+    need(cfg.raw_limit <= 1000000000, "raw limit must be at most 10^9");
+    need(!(cfg.resume && cfg.force), "resume and force exclude each other");
+  }
+
+  // The same instruction or distribution twice would run the same cases twice and count them twice.
+  static void check_unique(const CampaignConfig& cfg) {
+    for (std::size_t i = 0; i < cfg.instructions.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (cfg.instructions[i].name == cfg.instructions[j].name)
+          throw std::invalid_argument("fuzz: instruction " + cfg.instructions[i].name + " is given twice");
+    for (std::size_t i = 0; i < cfg.distributions.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (cfg.distributions[i] == cfg.distributions[j])
+          throw std::invalid_argument("fuzz: distribution " + cfg.distributions[i] + " is given twice");
   }
 
   CampaignResult run(const std::function<void(const Progress&)>& on_progress) {
@@ -251,13 +382,14 @@ class Campaign {
     auto last_checkpoint = start;
     const double elapsed_before = state_.elapsed_s;
     const std::uint64_t cases_before = total_cases();
-    bool out_of_time = false;
+    bool out_of_time = false, interrupted = false;
     // After every pair's run the state is exact: the place to checkpoint and to stop.
     const auto after_pair = [&] {
       const auto now = Clock::now();
       session_s_ = seconds(start, now);
       state_.elapsed_s = elapsed_before + session_s_;
-      out_of_time = cfg_.seconds > 0 && session_s_ >= cfg_.seconds;  // per session
+      interrupted = cfg_.stop != nullptr && cfg_.stop->load();
+      out_of_time = (cfg_.seconds > 0 && session_s_ >= cfg_.seconds) || interrupted;  // per session
       if (on_progress) on_progress(progress(total_cases() - cases_before));
       if (!out_of_time && seconds(last_checkpoint, now) >= cfg_.checkpoint_seconds) {
         write_outputs(total_cases() - cases_before);
@@ -281,6 +413,7 @@ class Campaign {
     r.mismatches = total_mismatches();
     r.signatures = state_.signatures.size();
     r.complete = state_.complete && cfg_.cases > 0;
+    r.interrupted = interrupted && !r.complete;
     r.elapsed_s = state_.elapsed_s;
     return r;
   }
@@ -293,33 +426,147 @@ class Campaign {
 
   void open() {
     fs::create_directories(dir_);
-    const fs::path ckpt = dir_ / "checkpoint.json";
-    const json want = config_json(cfg_, model_);
-    if (!cfg_.resume) {
-      if (fs::exists(ckpt) || fs::exists(dir_ / "summary.json"))
-        throw std::runtime_error(dir_.string() + " already holds a campaign: pass --resume to continue it, or "
-                                 "choose another --out");
-      state_.pairs.assign(pair_names_.size(), {});
-    } else if (!fs::exists(ckpt)) {
-      throw std::runtime_error("--resume: " + ckpt.string() + " does not exist (nothing to resume)");
-    } else {
-      const json j = read_json(ckpt);
-      if (j.value("version", 0) != kStateVersion) throw std::runtime_error(ckpt.string() + ": unknown version");
-      json have = j.at("config");
-      json want_cmp = want, have_cmp = have;
-      if (want_cmp != have_cmp)
-        throw std::runtime_error("--resume: " + ckpt.string() + " belongs to another campaign:\n  it has  " +
-                                 have.dump() + "\n  now is  " + want.dump());
-      state_ = state_from_json(j.at("state"), pair_names_.size());
-      for (const auto& e : fs::directory_iterator(dir_))  // temporaries of a killed run
-        if (e.path().filename().string().find(".tmp.") != std::string::npos) fs::remove(e.path());
-      const fs::path raw = dir_ / "raw.tcc.gz";
-      const std::uint64_t raw_size = fs::exists(raw) ? fs::file_size(raw) : 0;
-      if (raw_size < state_.raw_bytes)
-        throw std::runtime_error("--resume: " + raw.string() + " is shorter than its checkpoint says");
-      if (raw_size > state_.raw_bytes) fs::resize_file(raw, state_.raw_bytes);  // found again after the checkpoint
-    }
+    lock_.emplace((dir_ / "campaign.lock").string(), "campaign directory " + dir_.string());
+    if (!cfg_.resume) start_fresh();
+    else resume_from_checkpoint();
     ++state_.sessions;
+  }
+
+  // The files of a campaign; any of them (even raw.tcc.gz alone, from a run killed before its
+  // first checkpoint) means the directory is taken.
+  static constexpr const char* kOutputs[] = {"checkpoint.json", "summary.json", "mismatches.tcc", "raw.tcc.gz"};
+
+  void remove_temporaries() const {  // of a killed run
+    for (const auto& e : fs::directory_iterator(dir_))
+      if (e.path().filename().string().find(".tmp.") != std::string::npos) fs::remove(e.path());
+  }
+
+  void start_fresh() {
+    for (const char* name : kOutputs) {
+      if (!fs::exists(fs::symlink_status(dir_ / name))) continue;
+      if (cfg_.force) {
+        fs::remove(dir_ / name);
+        continue;
+      }
+      const bool partial = !fs::exists(dir_ / "checkpoint.json");
+      throw std::runtime_error(dir_.string() + (partial ? " holds the start of a campaign killed before its first checkpoint ("
+                                                         : " already holds a campaign (") +
+                               name + "): " + (partial ? "" : "pass --resume to continue it, ") +
+                               "pass --force to discard it and start again, or choose another --out");
+    }
+    remove_temporaries();
+    state_.pairs.assign(pair_names_.size(), {});
+  }
+
+  void resume_from_checkpoint() {
+    const fs::path ckpt = dir_ / "checkpoint.json";
+    if (!fs::exists(ckpt))
+      throw std::runtime_error("--resume: " + ckpt.string() + " does not exist (nothing to resume)" +
+                               (fs::exists(dir_ / "raw.tcc.gz") ? "; the run was killed before its first checkpoint: "
+                                                                  "start it again with --force"
+                                                                : ""));
+    const json j = read_json(ckpt);
+    const json want = config_json(cfg_, model_);
+    if (!j.is_object() || !j.contains("config") || j.at("config") != want)
+      throw std::runtime_error("--resume: " + ckpt.string() + " belongs to another campaign:\n  it has  " +
+                               (j.is_object() && j.contains("config") ? j.at("config").dump() : "no config") +
+                               "\n  now is  " + want.dump());
+    const std::string had = j.value("device", std::string());
+    if (!cfg_.device_identity.empty() && had != cfg_.device_identity)
+      throw std::runtime_error("--resume: " + dir_.string() + " holds results of another device:\n  it has  " +
+                               (had.empty() ? "none recorded" : had) + "\n  now is  " + cfg_.device_identity +
+                               "\nits cases would be mixed with this one's: resume on the same kind of device, or start "
+                               "another --out");
+    try {
+      state_ = load_state(j);
+    } catch (const std::exception& e) {
+      throw std::runtime_error("--resume: " + ckpt.string() + " is damaged: " + e.what() +
+                               "\nit cannot be resumed: restore it (and raw.tcc.gz) from a copy, or start again with --force");
+    }
+    remove_temporaries();
+    fs::resize_file(dir_ / "raw.tcc.gz", state_.raw_bytes);  // drops what was found again after the checkpoint
+  }
+
+  State load_state(const json& j) const {
+    if (j.value("version", 0) != kStateVersion)
+      throw std::runtime_error("version " + j.value("version", json()).dump() + ", not " + std::to_string(kStateVersion) +
+                               " (written by another numprobe: resume it with that build)");
+    const json& st = j.at("state");
+    if (j.value("checksum", std::string()) != state_checksum(st))
+      throw std::runtime_error("its checksum does not match its state (edited, or damaged)");
+    State s;
+    try {
+      s = state_from_json(st);
+    } catch (const json::exception& e) {
+      throw std::runtime_error(std::string("a field has the wrong type or is missing (") + e.what() + ")");
+    }
+    check_state(s);
+    check_raw(s);
+    return s;
+  }
+
+  [[noreturn]] static void bad_state(const std::string& why) { throw std::runtime_error(why); }
+
+  // Every number in range and consistent with the configuration and with the others.
+  void check_state(const State& s) const {
+    if (s.pairs.size() != pair_names_.size()) bad_state("wrong number of (instruction, distribution) pairs");
+    std::uint64_t mismatches = 0;
+    bool all_done = true;
+    for (std::size_t p = 0; p < s.pairs.size(); ++p) check_pair(s.pairs[p], p, mismatches, all_done);
+    std::uint64_t counted = 0;
+    for (const auto& [key, g] : s.signatures) counted += check_signature(g);
+    if (counted != mismatches) bad_state("the signatures count " + std::to_string(counted) + " mismatches, the pairs " + std::to_string(mismatches));
+    if (s.raw_total != mismatches) bad_state("raw_total " + std::to_string(s.raw_total) + " is not the mismatch count " + std::to_string(mismatches));
+    if (s.raw_kept > s.raw_total) bad_state("raw_kept exceeds raw_total");
+    if (!std::isfinite(s.elapsed_s) || s.elapsed_s < 0) bad_state("elapsed_s is not a duration");
+    if (s.sessions < 1) bad_state("sessions must be at least 1");
+    if (s.complete && !(cfg_.cases > 0 && all_done)) bad_state("complete, but batches are left");
+  }
+
+  void check_pair(const PairState& ps, std::size_t p, std::uint64_t& mismatches, bool& all_done) const {
+    const std::string name = "pair " + std::to_string(p) + " (" + pair_names_[p].first + " " + pair_names_[p].second + ")";
+    const std::uint64_t limit = cfg_.cases > 0 ? local_batches(p) : kMaxCasesPerPair / batch_cases(p);
+    if (ps.next_batch > limit) bad_state(name + ": next batch " + std::to_string(ps.next_batch) + " is past its last, " + std::to_string(limit));
+    if (ps.cases != cases_before(p, ps.next_batch))
+      bad_state(name + ": " + std::to_string(ps.cases) + " cases, but " + std::to_string(ps.next_batch) + " batches hold " +
+                std::to_string(cases_before(p, ps.next_batch)));
+    if (ps.mismatches > ps.cases) bad_state(name + ": more mismatches than cases");
+    mismatches += ps.mismatches;
+    all_done = all_done && ps.next_batch == limit;
+  }
+
+  std::uint64_t check_signature(const Signature& g) const {
+    const std::string name = "signature " + signature_key(g.instruction, g.cls);
+    if (std::none_of(cfg_.instructions.begin(), cfg_.instructions.end(), [&](const Instruction& in) { return in.name == g.instruction; }))
+      bad_state(name + ": not an instruction of this campaign");
+    if (g.dist < 0 || static_cast<std::size_t>(g.dist) >= cfg_.distributions.size())
+      bad_state(name + ": dist " + std::to_string(g.dist) + " is not an index of the " + std::to_string(cfg_.distributions.size()) + " distributions");
+    if (g.count == 0) bad_state(name + ": count 0");
+    if (cfg_.cases > 0 && g.case_index >= cfg_.cases) bad_state(name + ": case " + std::to_string(g.case_index) + " is past --cases");
+    std::string why;
+    if (!parse_case_line(g.raw_line, why)) bad_state(name + ": its raw line does not parse: " + why);
+    if (!g.line.empty() && !parse_case_line(g.line, why)) bad_state(name + ": its line does not parse: " + why);
+    return g.count;
+  }
+
+  // raw.tcc.gz holds at least the recorded bytes, and they are whole members of raw_kept lines.
+  void check_raw(const State& s) const {
+    const fs::path raw = dir_ / "raw.tcc.gz";
+    const std::uint64_t size = fs::is_regular_file(raw) ? fs::file_size(raw) : 0;
+    if (size < s.raw_bytes) bad_state(raw.string() + " is shorter (" + std::to_string(size) + " bytes) than recorded (" + std::to_string(s.raw_bytes) + ")");
+    const std::uint64_t lines = case_lines_in_whole_members(raw, s.raw_bytes);
+    if (lines != s.raw_kept) bad_state(raw.string() + " holds " + std::to_string(lines) + " lines in its recorded part, not " + std::to_string(s.raw_kept));
+  }
+
+  // The cases of this shard's first `next` batches of a pair (the last batch of a --cases
+  // campaign may be short).
+  std::uint64_t cases_before(std::size_t pair, std::uint64_t next) const {
+    const std::uint64_t per = batch_cases(pair);
+    std::uint64_t n = next * per;
+    if (cfg_.cases == 0 || next == 0 || next != local_batches(pair)) return n;
+    const std::uint64_t total = (cfg_.cases + per - 1) / per;
+    if ((total - 1) % static_cast<std::uint64_t>(cfg_.shards) == static_cast<std::uint64_t>(cfg_.shard)) n -= total * per - cfg_.cases;
+    return n;
   }
 
   std::uint64_t total_cases() const {
@@ -597,7 +844,8 @@ class Campaign {
     bool ok = !fresh || gzputs(f, header.c_str()) >= 0;
     for (const auto& l : state_.raw_pending) ok = ok && gzputs(f, l.c_str()) >= 0 && gzputc(f, '\n') >= 0;
     ok = gzclose(f) == Z_OK && ok;
-    if (!ok) throw std::runtime_error("appending to " + raw.string() + " failed");
+    if (!ok) throw std::runtime_error("appending to " + raw.string() + " failed: " + std::strerror(errno));
+    sync_file(raw.string());  // on disk before the checkpoint that counts it
     state_.raw_kept += state_.raw_pending.size();
     state_.raw_pending.clear();
     state_.raw_bytes = fs::file_size(raw);
@@ -617,7 +865,12 @@ class Campaign {
          << g.line << "\n";
     write_file_atomically((dir_ / "mismatches.tcc").string(), mm.str());
     write_file_atomically((dir_ / "summary.json").string(), summary_json(session_cases).dump(1) + "\n");
-    const json ckpt = {{"version", kStateVersion}, {"config", config_json(cfg_, model_)}, {"state", state_json(state_)}};
+    const json state = state_json(state_);
+    const json ckpt = {{"version", kStateVersion},
+                       {"config", config_json(cfg_, model_)},
+                       {"state", state},
+                       {"checksum", state_checksum(state)},
+                       {"device", cfg_.device_identity}};
     write_file_atomically((dir_ / "checkpoint.json").string(), ckpt.dump() + "\n");
   }
 
@@ -630,6 +883,7 @@ class Campaign {
   std::vector<std::vector<std::pair<std::string, MmaPlan>>> neighbour_plans_;  // per instruction, built on demand
   std::vector<std::pair<std::string, std::string>> pair_names_;
   State state_;
+  std::optional<OutputLock> lock_;
   double session_s_ = 0;
   // Where this session's time went: the device's runs overlap the emulator and the generation
   // of the next pair; wait_s is from launching a pair on the device to having both results.
@@ -642,18 +896,16 @@ class Campaign {
 
 void write_file_atomically(const std::string& path, const std::string& content) {
   const std::string tmp = temp_name(path);
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw std::runtime_error("cannot write " + tmp);
-    f << content;
-    f.flush();
-    if (!f) {
-      f.close();
-      fs::remove(tmp);
-      throw std::runtime_error("writing " + tmp + " failed");
-    }
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666);
+  if (fd < 0) throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(errno));
+  const bool ok = write_all(fd, content.data(), content.size()) && ::fsync(fd) == 0;
+  const int err = errno;
+  if (::close(fd) != 0 || !ok) {
+    fs::remove(tmp);
+    throw std::runtime_error("writing " + path + " failed: " + std::strerror(ok ? errno : err));
   }
   fs::rename(tmp, path);
+  sync_directory_of(path);
 }
 
 EmuBackend::EmuBackend(Model device_model, int threads)
@@ -679,10 +931,63 @@ CampaignResult run_campaign(const CampaignConfig& config, const Model& model, Ba
   return c.run(on_progress);
 }
 
+namespace {
+
+// Whether two paths name one directory (however spelled: trailing slash, symlink, "a/../a").
+bool same_directory(const fs::path& a, const fs::path& b) {
+  std::error_code ec;
+  return fs::exists(a, ec) && fs::exists(b, ec) && fs::equivalent(a, b, ec);
+}
+
+// The merge's output is not one of its inputs, nor any campaign's directory.
+void check_merge_output(const std::vector<std::string>& dirs, const std::string& out_dir) {
+  for (const auto& d : dirs)
+    if (same_directory(d, out_dir))
+      throw std::runtime_error("fuzz merge: --out " + out_dir + " is the input " + d +
+                               ": merging into a shard would overwrite it; choose another --out");
+  if (fs::exists(fs::path(out_dir) / "checkpoint.json"))
+    throw std::runtime_error("fuzz merge: --out " + out_dir +
+                             " holds a campaign (checkpoint.json), not a merge; choose another --out");
+}
+
+// A shard's raw mismatches, which must be the count its summary states.
+std::vector<std::string> shard_raw_lines(const std::string& dir, const json& summary) {
+  auto lines = read_gz_lines(fs::path(dir) / "raw.tcc.gz");
+  const auto kept = summary.at("totals").at("raw_kept").get<std::uint64_t>();
+  if (lines.size() != kept)
+    throw std::runtime_error("fuzz merge: " + dir + "/raw.tcc.gz holds " + std::to_string(lines.size()) +
+                             " raw mismatches, its summary.json says " + std::to_string(kept));
+  return lines;
+}
+
+std::uint64_t add_checked(std::uint64_t a, std::uint64_t b, const std::string& what) {
+  std::uint64_t r = 0;
+  if (__builtin_add_overflow(a, b, &r)) throw std::runtime_error("fuzz merge: " + what + " overflows 64 bits (a damaged summary.json)");
+  return r;
+}
+
+}  // namespace
+
+static void merge_summaries(const std::vector<std::string>& dirs, const std::string& out_dir);
+
 void merge_campaigns(const std::vector<std::string>& dirs, const std::string& out_dir) {
+  try {
+    merge_summaries(dirs, out_dir);
+  } catch (const json::exception& e) {
+    throw std::runtime_error(std::string("fuzz merge: a shard's summary.json lacks a field or has one of the wrong type (") +
+                             e.what() + ")");
+  }
+}
+
+static void merge_summaries(const std::vector<std::string>& dirs, const std::string& out_dir) {
   if (dirs.empty()) throw std::invalid_argument("fuzz merge: no input directories");
+  check_merge_output(dirs, out_dir);
   std::vector<json> sums;
-  for (const auto& d : dirs) sums.push_back(read_json(fs::path(d) / "summary.json"));
+  for (const auto& d : dirs) {
+    sums.push_back(read_json(fs::path(d) / "summary.json"));
+    if (!sums.back().is_object() || sums.back().value("format", 0) != 1 || sums.back().value("tool", "") != "numprobe fuzz")
+      throw std::runtime_error("fuzz merge: " + d + "/summary.json is not a summary of numprobe fuzz (format 1)");
+  }
   json base = sums[0].at("config");
   base.erase("shard");
   const int shards = base.at("shards");
@@ -704,8 +1009,13 @@ void merge_campaigns(const std::vector<std::string>& dirs, const std::string& ou
 
   json out = sums[0];
   out["config"] = base;
-  json shard_list = json::array();
-  for (const auto& s : sums) shard_list.push_back(s.at("config").at("shard"));
+  json shard_list = json::array(), builds = json::array();
+  for (const auto& s : sums) {
+    shard_list.push_back(s.at("config").at("shard"));
+    const json build = s.at("run").value("build", json());
+    if (std::find(builds.begin(), builds.end(), build) == builds.end()) builds.push_back(build);
+  }
+  if (builds.size() > 1) out["run"]["build"] = builds;  // every shard's build named, not the first one's
   out["config"]["shards_merged"] = shard_list;
   bool complete = std::all_of(seen.begin(), seen.end(), [](bool b) { return b; });
   std::map<std::pair<std::string, std::string>, std::pair<std::uint64_t, std::uint64_t>> counts;
@@ -716,8 +1026,8 @@ void merge_campaigns(const std::vector<std::string>& dirs, const std::string& ou
     complete = complete && s.at("complete").get<bool>();
     for (const auto& c : s.at("counts")) {
       auto& slot = counts[{c.at("instruction"), c.at("distribution")}];
-      slot.first += c.at("cases").get<std::uint64_t>();
-      slot.second += c.at("mismatches").get<std::uint64_t>();
+      slot.first = add_checked(slot.first, c.at("cases").get<std::uint64_t>(), "a case count");
+      slot.second = add_checked(slot.second, c.at("mismatches").get<std::uint64_t>(), "a mismatch count");
     }
     for (const auto& g : s.at("signatures")) {
       const std::string key = g.at("instruction").get<std::string>() + " " + g.at("class").get<std::string>();
@@ -730,11 +1040,11 @@ void merge_campaigns(const std::vector<std::string>& dirs, const std::string& ou
       const auto order = [&](const json& x) {
         return std::make_pair(dist_index(x.at("first").at("distribution")), x.at("first").at("case").get<std::uint64_t>());
       };
-      const std::uint64_t total = have.at("count").get<std::uint64_t>() + g.at("count").get<std::uint64_t>();
+      const std::uint64_t total = add_checked(have.at("count").get<std::uint64_t>(), g.at("count").get<std::uint64_t>(), "a signature count");
       if (order(g) < order(have)) have = g;
       have["count"] = total;
     }
-    raw_kept += s.at("totals").at("raw_kept").get<std::uint64_t>();
+    raw_kept = add_checked(raw_kept, s.at("totals").at("raw_kept").get<std::uint64_t>(), "raw_kept");
     elapsed_max = std::max(elapsed_max, s.at("timing").at("elapsed_s").get<double>());
     elapsed_sum += s.at("timing").at("elapsed_s").get<double>();
     rate_sum += s.at("timing").at("cases_per_s").get<double>();
@@ -746,8 +1056,8 @@ void merge_campaigns(const std::vector<std::string>& dirs, const std::string& ou
                           {"distribution", row.at("distribution")},
                           {"cases", v.first},
                           {"mismatches", v.second}});
-    cases += v.first;
-    mismatches += v.second;
+    cases = add_checked(cases, v.first, "the case total");
+    mismatches = add_checked(mismatches, v.second, "the mismatch total");
   }
   json sig_rows = json::array();
   for (const auto& [key, g] : sigs) sig_rows.push_back(g);
@@ -760,12 +1070,13 @@ void merge_campaigns(const std::vector<std::string>& dirs, const std::string& ou
                    {"elapsed_s_sum", elapsed_sum},
                    {"cases_per_s_sum", rate_sum}};
 
-  fs::create_directories(out_dir);
   std::vector<std::string> raw;
-  for (const auto& d : dirs) {
-    auto lines = read_gz_lines(fs::path(d) / "raw.tcc.gz");
+  for (std::size_t i = 0; i < dirs.size(); ++i) {
+    auto lines = shard_raw_lines(dirs[i], sums[i]);
     raw.insert(raw.end(), lines.begin(), lines.end());
   }
+  fs::create_directories(out_dir);
+  OutputLock lock((fs::path(out_dir) / "campaign.lock").string(), "merge directory " + out_dir);
   write_gz_atomically((fs::path(out_dir) / "raw.tcc.gz").string(),
                       "# numprobe fuzz merge: raw mismatches of " + std::to_string(dirs.size()) + " shards\n", raw);
   std::ostringstream mm;

@@ -15,7 +15,7 @@ if ! command -v clang++ >/dev/null; then
   echo "tests/fuzz/run.sh: clang++ not found (libFuzzer needs clang; README's setup command installs it)" >&2
   exit 1
 fi
-targets=${*:-corpus_reader model_loader instruction_names schedule mma_element}
+targets=${*:-corpus_reader model_loader instruction_names schedule checkpoint_loader mma_element}
 cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
   -DTCNUM_LIBFUZZER=ON -DTCNUM_SANITIZE=ON -DTCNUM_BUILD_TESTS=ON \
   -DTCNUM_BUILD_TOOLS=OFF -DTCNUM_BUILD_BENCHMARKS=OFF -DTCNUM_CUDA=OFF >/dev/null
@@ -27,6 +27,7 @@ for t in $targets; do
   mkdir -p "$work" "$findings"
   max_len=4096
   [ "$t" = corpus_reader ] && max_len=65536
+  [ "$t" = checkpoint_loader ] && max_len=16384
   # The regression inputs once each (-runs=0 runs every input of the folders and stops), then fuzzing.
   for run in "-runs=0" "-max_total_time=$seconds"; do
     "$build/tests/fuzz/fuzz_$t" "$work" "$src/tests/fuzz/seeds/$t" -dict="$src/tests/fuzz/$t.dict" "$run" \

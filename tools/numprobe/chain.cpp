@@ -204,6 +204,8 @@ int run_chain(const ChainOptions& o) {
     }
   }
 
+  if (!o.summary.empty() && same_file(o.out, o.summary))
+    throw std::invalid_argument("chain: --out and --summary name the same file ('" + o.out + "'): one would replace the other");
   OutputFile csv_file(o.out, o.force);
   std::ostream& csv = csv_file.stream();
   csv << "dtype,init,instr,backend,arch,trial,n,rel_err_fp32,rel_err_exact,overflow,first_overflow,saturated,"

@@ -1,7 +1,11 @@
 // numprobe check: fresh random cases, device against emulator, for every instruction.
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -19,7 +23,41 @@ struct CheckOptions {
   std::string model_file, mismatches_out;
   CaseSelection select{.cases = 2000};
   std::uint64_t seed = 0;  // 0: from the clock (fresh cases)
-  bool json = false;
+  bool json = false, force = false;
+};
+
+// --mismatches-out: an existing corpus is refused unless --force; the cases go to a temporary
+// file beside it, renamed into place only when complete (removed on failure). A target that is
+// not a regular file (/dev/null) is written in place.
+class MismatchesFile {
+ public:
+  MismatchesFile(const std::string& path, bool force) : path_(path) {
+    struct stat st {};
+    const bool exists = ::lstat(path.c_str(), &st) == 0;
+    if (exists && !S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode) && !force)
+      throw std::runtime_error("--mismatches-out: '" + path + "' exists; give --force to overwrite it");
+    const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+    if (!exists || S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))
+      temp_ = (gz ? path.substr(0, path.size() - 3) : path) + ".tmp-" + std::to_string(::getpid()) + (gz ? ".gz" : "");
+    writer_.emplace(temp_.empty() ? path : temp_);
+  }
+  ~MismatchesFile() {
+    if (committed_ || temp_.empty()) return;
+    writer_.reset();
+    std::remove(temp_.c_str());
+  }
+  tcnum::CorpusWriter& writer() { return *writer_; }
+  void commit() {
+    writer_->close();
+    if (!temp_.empty() && std::rename(temp_.c_str(), path_.c_str()) != 0)
+      throw std::runtime_error("cannot rename '" + temp_ + "' to '" + path_ + "': " + std::strerror(errno));
+    committed_ = true;
+  }
+
+ private:
+  std::string path_, temp_;
+  std::optional<tcnum::CorpusWriter> writer_;
+  bool committed_ = false;
 };
 
 int run_check(CheckOptions o) {
@@ -32,8 +70,8 @@ int run_check(CheckOptions o) {
   const tcnum::Model& model = override_model ? *override_model : tcnum::builtin_model(sm);
   const auto instrs = select_instructions(o.select.instr, sm, o.select.wgmma_n);
   const auto dists = select_distributions(o.select.dist);
-  std::optional<tcnum::CorpusWriter> bad;
-  if (!o.mismatches_out.empty()) bad.emplace(o.mismatches_out);
+  std::optional<MismatchesFile> bad;
+  if (!o.mismatches_out.empty()) bad.emplace(o.mismatches_out, o.force);
 
   nlohmann::json rows = nlohmann::json::array();
   text << std::left << std::setw(36) << "instruction";
@@ -55,7 +93,7 @@ int run_check(CheckOptions o) {
         if (emu != dev[i]) {
           ++mismatches;
           if (bad)
-            bad->write(tcnum::format_case_line("sm_" + std::to_string(sm), in, cases[i].a, cases[i].b, cases[i].c, dev[i],
+            bad->writer().write(tcnum::format_case_line("sm_" + std::to_string(sm), in, cases[i].a, cases[i].b, cases[i].c, dev[i],
                                                cases[i].scale_a, cases[i].scale_b));
         }
       }
@@ -68,7 +106,7 @@ int run_check(CheckOptions o) {
     text << "\n";
   }
   line.finish();
-  if (bad) bad->close();
+  if (bad) bad->commit();
   text << total - total_bad << " passed, " << total_bad << " failed\n";
   if (o.json)
     std::cout << nlohmann::json{{"seed", o.seed}, {"rows", rows}, {"passed", total - total_bad}, {"failed", total_bad}}.dump(2)
@@ -85,6 +123,7 @@ void register_check(CLI::App& app, Status& status) {
   add_seed_option(cmd, o->seed, "seed; 0 = from the clock");
   add_model_option(cmd, o->model_file, "model JSON instead of the built-in model of the GPU's architecture");
   cmd->add_option("--mismatches-out", o->mismatches_out, "write mismatching cases as corpus lines here");
+  cmd->add_flag("--force", o->force, "overwrite an existing --mismatches-out file");
   add_json_flag(cmd, o->json, "the table as JSON on stdout (text on stderr)");
   cmd->footer(
       "Examples (GPU):\n"

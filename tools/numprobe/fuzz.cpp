@@ -1,6 +1,9 @@
 // numprobe fuzz: long campaigns, device (or a stand-in model) against the emulator, and
 // `numprobe fuzz merge` of shard outputs. The engine is tcnum/fuzz/campaign.hpp.
 #include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -22,7 +25,7 @@ struct FuzzOptions {
   std::string instr = "all", dist = "all", time, out, shard, backend = "device", device_model, model_file, arch;
   std::uint64_t cases = 0, seed = 0;
   std::vector<int> devices{0}, wgmma_n;
-  bool resume = false, both_a_sources = false, quiet = false, json = false;
+  bool resume = false, force = false, both_a_sources = false, quiet = false, json = false;
   int threads = 0;
   std::size_t batch = 16384, batches_per_round = 16, raw_limit = 1000000;
   double checkpoint_every = 30;
@@ -47,7 +50,7 @@ double parse_duration(const std::string& text) {
     } catch (const std::exception&) {
       used = 0;
     }
-    if (used == 0 || v < 0) throw std::invalid_argument("--time: '" + text + "' is not a duration like 90s, 15m, 2h");
+    if (used == 0 || !std::isfinite(v) || v < 0) throw std::invalid_argument("--time: '" + text + "' is not a duration like 90s, 15m, 2h");
     i += used;
     double unit = 1;
     if (i < text.size() && std::string("smhd").find(text[i]) != std::string::npos) {
@@ -120,6 +123,57 @@ std::vector<std::string> pick_distributions(const std::string& which) {
   return out;
 }
 
+std::string fnv_hex(const std::string& text) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (char ch : text) h = (h ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+// SIGINT, SIGTERM and SIGHUP end a campaign after the running pair, with a checkpoint; a second
+// signal ends it at once (the handler is reset on the first: SA_RESETHAND).
+std::atomic<bool> g_stop{false};
+std::atomic<int> g_stop_signal{0};
+
+extern "C" void request_stop(int sig) {
+  g_stop_signal.store(sig);
+  g_stop.store(true);
+}
+
+void stop_on_signals() {
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction old {}, sa {};
+    if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;  // nohup, background jobs
+    sa.sa_handler = request_stop;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(sig, &sa, nullptr);
+  }
+}
+
+// After an interrupted campaign: say so, then end as the signal would have.
+[[noreturn]] void end_interrupted(const std::string& dir) {
+  std::cerr << "fuzz: interrupted by signal " << g_stop_signal.load() << ": the checkpoint in " << dir
+            << " is consistent; run the same command with --resume to continue\n";
+  std::signal(g_stop_signal.load(), SIG_DFL);
+  std::raise(g_stop_signal.load());
+  std::_Exit(2);
+}
+
+// A whole number in lo..hi, spelled in decimal digits only ("-1" and "1e3" are refused, not wrapped).
+CLI::Validator count_in_range(std::uint64_t lo, std::uint64_t hi) {
+  const std::string range = std::to_string(lo) + ".." + std::to_string(hi);
+  return CLI::Validator(
+      [lo, hi, range](std::string& v) -> std::string {
+        const bool digits = !v.empty() && v.size() <= 19 && v.find_first_not_of("0123456789") == std::string::npos;
+        const std::uint64_t x = digits ? std::stoull(v) : 0;
+        if (!digits || x < lo || x > hi) return "'" + v + "' is not a whole number in " + range;
+        return std::string();
+      },
+      "INT in " + range);
+}
+
 int run_fuzz(const FuzzOptions& o) {
   if (o.out.empty()) throw std::invalid_argument("fuzz: --out DIR is required");
   if (o.cases == 0 && o.time.empty()) throw std::invalid_argument("fuzz: give --cases N or --time DURATION");
@@ -136,6 +190,8 @@ int run_fuzz(const FuzzOptions& o) {
   cfg.out_dir = o.out;
   if (o.shard == "mpi") cfg.out_dir += "/shard-" + std::to_string(cfg.shard);  // one directory per rank
   cfg.resume = o.resume;
+  cfg.force = o.force;
+  if (o.resume && o.force) throw std::invalid_argument("fuzz: --resume and --force exclude each other");
   cfg.threads = o.threads;
   cfg.batch = o.batch;
   cfg.batches_per_round = o.batches_per_round;
@@ -154,8 +210,11 @@ int run_fuzz(const FuzzOptions& o) {
     for (int d : o.devices) list += (list.empty() ? "" : ",") + std::to_string(d);
     cfg.run_info.emplace_back("devices", list);
     device = make_device_backend(o.devices, o.both_a_sources);
+    cfg.device_identity = "GPU " + facts.info.at(0).second + " (sm_" + std::to_string(facts.sm) + ")";
   } else {
-    device = std::make_unique<tcnum::fuzz::EmuBackend>(tcnum::load_model_file(o.device_model), o.threads);
+    const tcnum::Model stand_in = tcnum::load_model_file(o.device_model);
+    cfg.device_identity = "stand-in model " + stand_in.name + " (JSON hash " + fnv_hex(tcnum::model_to_json(stand_in)) + ")";
+    device = std::make_unique<tcnum::fuzz::EmuBackend>(stand_in, o.threads);
     cfg.run_info.emplace_back("device", "stand-in: " + o.device_model);
   }
   cfg.arch = "sm_" + std::to_string(sm);
@@ -171,8 +230,11 @@ int run_fuzz(const FuzzOptions& o) {
     line.update(p.cases, 0, "cases", p.cases_per_s, p.eta_s,
                 std::to_string(p.mismatches) + " mismatches, " + std::to_string(p.signatures) + " signatures");
   };
+  cfg.stop = &g_stop;
+  stop_on_signals();
   const auto r = tcnum::fuzz::run_campaign(cfg, model, *device, progress);
   line.finish();
+  if (r.interrupted) end_interrupted(cfg.out_dir);
   const std::string summary = cfg.out_dir + "/summary.json";
   text_stream(o.json) << r.cases << " cases, " << r.mismatches << " mismatches, " << r.signatures << " signatures"
                       << (r.complete ? "" : " (not complete: --resume continues)") << "; " << summary << "\n";
@@ -197,7 +259,9 @@ void register_fuzz(CLI::App& app, Status& status) {
   cmd->add_option("--dist", o->dist, "distributions, comma-separated, or all (normal randbits spread cancel "
                                      "special subnorm boundary)")
       ->capture_default_str();
-  cmd->add_option("--cases", o->cases, "cases per instruction x distribution (all shards together)");
+  cmd->add_option("--cases", o->cases, "cases per instruction x distribution (all shards together)")
+      ->check(count_in_range(1, tcnum::fuzz::kMaxCasesPerPair));
+  cmd->add_option("--threads", o->threads, "host threads (0: every core)")->capture_default_str()->check(CLI::Range(0, 4096));
   cmd->add_option("--time", o->time, "run for this long (90s, 15m, 2h) per session");
   add_seed_option(cmd, o->seed, "seed: the same seed draws the same cases");
   cmd->add_option("--out", o->out, "campaign directory (summary.json, mismatches.tcc, raw.tcc.gz, checkpoint)");
@@ -205,19 +269,25 @@ void register_fuzz(CLI::App& app, Status& status) {
   cmd->add_option("--shard", o->shard, "I/N: this process runs shard I of N; 'mpi': rank/size from mpirun "
                                        "(writes OUT/shard-RANK)");
   cmd->add_flag("--resume", o->resume, "continue the campaign in --out from its last checkpoint");
+  cmd->add_flag("--force", o->force, "discard the campaign (or the start of one) in --out and start again");
   cmd->add_option("--backend", o->backend, "device | emu (a model plays the GPU)")->capture_default_str();
   cmd->add_option("--device-model", o->device_model, "model JSON that plays the device (--backend emu)")
       ->check(CLI::ExistingFile);
   add_model_option(cmd, o->model_file, "model under test (JSON); default: the built-in model of the arch");
   cmd->add_option("--arch", o->arch, "architecture (default: the device's; sm_90 for --backend emu)");
   cmd->add_option("--wgmma-n", o->wgmma_n, "only these wgmma N (default: every legal N)")->delimiter(',');
-  cmd->add_option("--threads", o->threads, "host threads (0: every core)")->capture_default_str();
   cmd->add_option("--batch", o->batch, "cases per generator batch, rounded up to whole tiles (the unit of seeding and sharding)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(count_in_range(1, 1u << 24));
   cmd->add_option("--batches-per-round", o->batches_per_round, "batches per instruction x distribution per device run")
-      ->capture_default_str();
-  cmd->add_option("--checkpoint-every", o->checkpoint_every, "seconds between checkpoints")->capture_default_str();
-  cmd->add_option("--raw-limit", o->raw_limit, "raw mismatches kept in raw.tcc.gz")->capture_default_str();
+      ->capture_default_str()
+      ->check(count_in_range(1, 65536));
+  cmd->add_option("--checkpoint-every", o->checkpoint_every, "seconds between checkpoints")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e9));
+  cmd->add_option("--raw-limit", o->raw_limit, "raw mismatches kept in raw.tcc.gz")
+      ->capture_default_str()
+      ->check(count_in_range(0, 1000000000));
   cmd->add_flag("--both-a-sources", o->both_a_sources, "wgmma: run A from shared memory and registers, compare");
   cmd->add_flag("--quiet", o->quiet, "no progress lines");
   add_json_flag(cmd, o->json, "the result (counts, completeness, the summary's path) as JSON on stdout; text on stderr");

@@ -1,9 +1,13 @@
 // numprobe: tensor-core numerics from the command line.
+#include <csignal>
 #include <iostream>
 
 #include "commands.hpp"
 
 int main(int argc, char** argv) {
+  // Past a file-size limit a write fails with EFBIG, reported by the writer that met it, with
+  // the file's name (by default SIGXFSZ would kill the process without a word).
+  std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"numprobe: probe, replay and model NVIDIA tensor-core numerics (tcnum)"};
   app.footer(
       "Examples:\n"
@@ -26,7 +30,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    const int code = app.exit(e);  // prints the help, or the error with the option's valid range
+    return code == 0 ? 0 : 2;      // a bad option is an error like any other: exit status 2
   } catch (const std::exception& e) {
     std::cerr << "numprobe: " << e.what() << "\n";
     return 2;

@@ -1,11 +1,15 @@
 // An output file that is all or nothing: written to a temporary file in the same folder and
 // renamed over the target only when every write and the close succeeded, so a failed or
-// interrupted command never leaves a truncated file or destroys an existing one.
+// interrupted command never leaves a truncated file or destroys an existing one. The file gets
+// the mode a plain create would give (0666 less the umask), not mkstemp's 0600.
 #pragma once
 #include <fstream>
 #include <string>
 
 namespace numprobe {
+
+// Whether two paths name one file (the same spelling, or one existing file reached both ways).
+bool same_file(const std::string& a, const std::string& b);
 
 class OutputFile {
  public:

@@ -12,7 +12,25 @@ namespace numprobe {
 namespace {
 
 const std::string kDone = "# done: ";
+const std::string kCrc = "; crc32 ";
 const std::string kKey = "# record: ";
+
+bool is_case(const std::string& line) { return !line.empty() && line[0] != '#'; }
+
+// The check of a chunk: CRC-32 over its case lines, each with its '\n', and their count.
+std::string chunk_check(const std::vector<std::string>::const_iterator first, const std::vector<std::string>::const_iterator last) {
+  uLong crc = crc32(0L, Z_NULL, 0);
+  std::size_t n = 0;
+  for (auto it = first; it != last; ++it) {
+    if (!is_case(*it)) continue;
+    crc = crc32(crc, reinterpret_cast<const Bytef*>(it->data()), static_cast<uInt>(it->size()));
+    crc = crc32(crc, reinterpret_cast<const Bytef*>("\n"), 1);
+    ++n;
+  }
+  char hex[9];
+  std::snprintf(hex, sizeof hex, "%08lx", static_cast<unsigned long>(crc));
+  return std::string(hex) + " over " + std::to_string(n) + " cases";
+}
 
 bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
@@ -54,29 +72,46 @@ PartialCorpus::PartialCorpus(const std::string& target, const std::string& key, 
     return;
   }
   if (exists(target, &st) && !overwrite) throw std::runtime_error("'" + target + "' exists; give --force to overwrite it");
-  const bool partial_exists = exists(partial_, &st);
+  lock_ = std::make_unique<tcnum::fuzz::OutputLock>(target + ".lock", "the recording of '" + target + "'");
+  const bool partial_exists = ::lstat(partial_.c_str(), &st) == 0;
   if (resume && !partial_exists)
     throw std::runtime_error("--resume: no interrupted recording to resume ('" + partial_ + "' does not exist)");
+  if (partial_exists && overwrite && !resume && std::remove(partial_.c_str()) != 0)  // a symlink: the link only
+    throw std::runtime_error("cannot remove '" + partial_ + "': " + std::strerror(errno));
   if (!partial_exists || (overwrite && !resume)) return;
   if (!resume)
     throw std::runtime_error("'" + partial_ + "' holds an interrupted recording; give --resume to continue it "
                              "(same options) or --force to discard it");
-  const std::vector<std::string> lines = complete_lines(partial_);
+  keep_finished_chunks(complete_lines(partial_));
+}
+
+// Keeps the lines up to the last "# done" line, each finished chunk verified against its check.
+void PartialCorpus::keep_finished_chunks(const std::vector<std::string>& lines) {
   std::size_t keep = 0;  // lines up to and including the last "# done" line
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (lines[i].rfind(kKey, 0) == 0 && lines[i] != kKey + key_)
       throw std::runtime_error("--resume: '" + partial_ + "' was recorded by another command or device:\n  " +
                                lines[i].substr(kKey.size()) + "\nnot\n  " + key_);
-    if (lines[i].rfind(kDone, 0) == 0) keep = i + 1;
+    if (lines[i].rfind(kDone, 0) != 0) continue;
+    const std::size_t at = lines[i].find(kCrc);
+    const std::string chunk = lines[i].substr(kDone.size(), at == std::string::npos ? std::string::npos : at - kDone.size());
+    const auto first = lines.begin() + static_cast<std::ptrdiff_t>(keep), last = lines.begin() + static_cast<std::ptrdiff_t>(i);
+    if (at == std::string::npos || lines[i].substr(at + kCrc.size()) != chunk_check(first, last))
+      throw std::runtime_error("--resume: '" + partial_ + "' is damaged: its finished chunk '" + chunk +
+                               "' fails its check (" + (at == std::string::npos ? "none recorded" : "crc32 " + chunk_check(first, last) +
+                               ", recorded " + lines[i].substr(at + kCrc.size())) +
+                               "); nothing was changed: record again with --force");
+    done_.insert(chunk);
+    keep = i + 1;
   }
   kept_lines_.assign(lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(keep));
-  for (const std::string& l : kept_lines_) {
-    if (l.rfind(kDone, 0) == 0) done_.insert(l.substr(kDone.size()));
-    else if (!l.empty() && l[0] != '#') ++kept_cases_;
-  }
+  for (const std::string& l : kept_lines_) kept_cases_ += is_case(l);
 }
 
-PartialCorpus::~PartialCorpus() = default;  // CorpusWriter's destructor keeps what was written
+PartialCorpus::~PartialCorpus() {  // CorpusWriter's destructor keeps what was written
+  writer_.reset();
+  if (lock_) lock_->release_and_remove();
+}
 
 void PartialCorpus::open() {
   if (writer_) return;
@@ -92,6 +127,7 @@ void PartialCorpus::open() {
   // Resuming: the finished chunks go to a scratch file, which then replaces the partial file
   // in one rename; a kill at any point leaves one of the two complete.
   const std::string scratch = beside(target_, ".partial.new");
+  std::remove(scratch.c_str());  // a leftover (or a symlink) is replaced, never written through
   writer_ = std::make_unique<tcnum::CorpusWriter>(scratch);
   for (const std::string& l : kept_lines_) writer_->write(l);
   writer_->flush();
@@ -107,7 +143,7 @@ void PartialCorpus::comment(const std::string& text) {
 void PartialCorpus::write_chunk(const std::string& chunk, const std::vector<std::string>& lines) {
   open();
   for (const std::string& l : lines) writer_->write(l);
-  writer_->write(kDone + chunk);
+  writer_->write(kDone + chunk + kCrc + chunk_check(lines.begin(), lines.end()));
   writer_->flush();
   done_.insert(chunk);
 }

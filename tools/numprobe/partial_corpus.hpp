@@ -1,8 +1,14 @@
 // A corpus that a long command writes chunk by chunk (numprobe record). Nothing half-written is
 // ever left at the target, nothing existing is overwritten silently, and a killed run resumes.
 //  * The cases go to the target's partial file (x.tcc -> x.tcc.partial, x.tcc.gz ->
-//    x.tcc.partial.gz); each chunk ends with a "# done: NAME" line and a flush; commit() closes
-//    it and renames it to the target.
+//    x.tcc.partial.gz); each chunk ends with a "# done: NAME; crc32 HEX over N cases" line and a
+//    flush; commit() closes it and renames it to the target. A resume verifies each finished
+//    chunk's CRC (a gzip partial file is one unfinished member: zlib checks no CRC of it) and
+//    refuses a damaged one.
+//  * One process per target: an exclusive lock on x.tcc.lock (tcnum/fuzz/output_lock.hpp), held
+//    until the object is destroyed; a second recording of the same target is refused.
+//  * A partial file that --force discards is unlinked, never written through (a symlink's
+//    target is left alone).
 //  * An existing target is refused unless `overwrite` (--force). So is the partial file of an
 //    earlier run, unless `resume` (its finished chunks are kept, an unfinished tail is dropped)
 //    or `overwrite` (it is discarded).
@@ -17,6 +23,7 @@
 #include <vector>
 
 #include "tcnum/core/corpus.hpp"
+#include "tcnum/fuzz/output_lock.hpp"
 
 namespace numprobe {
 
@@ -41,7 +48,9 @@ class PartialCorpus {
 
  private:
   void open();
+  void keep_finished_chunks(const std::vector<std::string>& lines);
   std::string target_, partial_, key_;
+  std::unique_ptr<tcnum::fuzz::OutputLock> lock_;
   bool in_place_ = false;
   std::vector<std::string> kept_lines_;  // of a resumed partial file, up to its last finished chunk
   std::size_t kept_cases_ = 0;

@@ -44,6 +44,7 @@ void record_chunks(const RecordOptions& o, const std::string& arch, const std::v
 }
 
 int run_record(const RecordOptions& o) {
+  if (o.out.empty()) throw std::invalid_argument("record: --out needs a file name");
   const int sm = device_sm();
   const std::string arch = "sm_" + std::to_string(sm);
   const auto instrs = select_instructions(o.select.instr, sm, o.select.wgmma_n);

@@ -15,8 +15,11 @@
 //   mismatches.tcc     one minimised case per signature (replays with `numprobe replay`, and fails
 //                      against the model under test)
 //   raw.tcc.gz         every raw mismatch (up to raw_limit; the count of all is in the summary)
-//   checkpoint.json    the state --resume continues from
+//   checkpoint.json    the state --resume continues from (with a checksum over it; every field is
+//                      range- and consistency-checked on resume, raw.tcc.gz's recorded prefix too)
+//   campaign.lock      the lock of the process that owns the directory (output_lock.hpp)
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -60,6 +63,10 @@ class EmuBackend : public Backend {
   int threads_;
 };
 
+// The largest case count per instruction × distribution (a year at 30 M cases/s; far from any
+// overflow of batch indices or totals).
+inline constexpr std::uint64_t kMaxCasesPerPair = 1000000000000000ull;
+
 struct CampaignConfig {
   std::vector<Instruction> instructions;
   std::vector<std::string> distributions;
@@ -69,12 +76,19 @@ struct CampaignConfig {
   int shard = 0, shards = 1;
   std::string out_dir;
   bool resume = false;       // continue from out_dir/checkpoint.json; else out_dir must hold no campaign
+  bool force = false;        // (not with resume) discard a campaign or a partial one in out_dir, start again
   int threads = 0;           // 0: every core
   std::size_t batch = 16384;
   std::size_t batches_per_round = 16;
   double checkpoint_seconds = 30;
   std::size_t raw_limit = 1000000;
   std::string arch = "sm_90";  // the arch written into corpus lines
+  // The kind of device the results come from (a GPU product, a stand-in model and its hash);
+  // stored in the checkpoint, and a resume on another kind is refused ("": not checked).
+  std::string device_identity;
+  // When set (a signal handler may set it), the session ends after the pair that is running,
+  // with its outputs and checkpoint written: a consistent state that --resume continues.
+  const std::atomic<bool>* stop = nullptr;
   // Shown in summary.json under "run" (device, driver, build, backend, ...).
   std::vector<std::pair<std::string, std::string>> run_info;
 };
@@ -87,22 +101,26 @@ struct Progress {
 struct CampaignResult {
   std::uint64_t cases = 0, mismatches = 0, signatures = 0;
   bool complete = false;  // every case of a --cases campaign ran (time-limited: false)
+  bool interrupted = false;  // ended early by CampaignConfig::stop
   double elapsed_s = 0;
 };
 
-// Throws std::invalid_argument for a bad configuration, and std::runtime_error when out_dir
-// already holds a campaign (without resume) or its checkpoint belongs to another configuration.
+// Throws std::invalid_argument for a bad configuration (a value out of range, an instruction or
+// distribution given twice), and std::runtime_error when out_dir is locked by another process,
+// already holds a campaign or the start of one (without resume or force), or its checkpoint is
+// damaged, inconsistent with raw.tcc.gz or belongs to another configuration.
 CampaignResult run_campaign(const CampaignConfig& config, const Model& model, Backend& device,
                             const std::function<void(const Progress&)>& on_progress = {});
 
 // Shard outputs -> one report in out_dir: counts summed, signatures joined (the first case of
 // each across shards represents it), raw mismatches concatenated. Throws std::runtime_error when
 // the inputs are not shards of one campaign (different seed, instructions, distributions, case
-// count or model; a shard twice).
+// count or model; a shard twice), when out_dir is one of them or holds a campaign, or when a
+// shard's raw.tcc.gz cannot be read whole.
 void merge_campaigns(const std::vector<std::string>& dirs, const std::string& out_dir);
 
 // Writes `content` to path through a temporary file in the same directory and a rename, so a
-// reader sees the old or the new file, never a part.
+// reader sees the old or the new file, never a part; the data is synced before the rename.
 void write_file_atomically(const std::string& path, const std::string& content);
 
 }  // namespace tcnum::fuzz
