@@ -1142,15 +1142,20 @@ def main_triton(args, argv):
     for p in workers:
         if p.poll() is None:
             p.kill()
+    return write_summary(sp, header, lines, errors, stopped, t_start)
+
+
+
+def write_summary(path, header, lines, errors, stopped, t_start):
+    """The run's summary.json (never over an existing file) and its closing log line; exit 0."""
     summary = summarize(lines, errors)
     summary.update(stopped=stopped, seconds=round(time.perf_counter() - t_start, 1))
-    with open(sp, "x") as f:
+    with open(path, "x") as f:
         json.dump({"header": header, "summary": summary}, f, indent=1)
         f.write("\n")
     log(f"done: {len(lines)} lines, {len(errors)} errors, {summary['nondeterministic']} nondeterministic, "
         f"{summary['seconds']} s")
     return 0
-
 
 def main_jax(args, argv):
     P, N = (0, 1)
@@ -1237,14 +1242,7 @@ def main_jax(args, argv):
             log(f"config {n_done}/{len(configs)} #{cfg['index']} {cfg['jax_class']} {cfg['m']}x{cfg['n']}x{cfg['k']} "
                 f"{cfg['inputs']['dist']}: {x['custom_call']} split_k={x['split_k']} {' '.join(rec['kernels'])[:150]} "
                 f"(compile {rec['jax']['compile_s']} s, {time.perf_counter() - t0:.2f} s)")
-    summary = summarize(lines, errors)
-    summary.update(stopped=stopped, seconds=round(time.perf_counter() - t_start, 1))
-    with open(sp, "x") as f:
-        json.dump({"header": header, "summary": summary}, f, indent=1)
-        f.write("\n")
-    log(f"done: {len(lines)} lines, {len(errors)} errors, {summary['nondeterministic']} nondeterministic, "
-        f"{summary['seconds']} s")
-    return 0
+    return write_summary(sp, header, lines, errors, stopped, t_start)
 
 
 def read_jsonl(path):
