@@ -332,6 +332,20 @@ TEST(Schedule, ResolveRejectsInconsistentSchedules) {
   s = {};
   s.k_order = {0, 0, 1, 2, 3, 4, 5};
   rejects(s, 100, "appears twice");
+  // Block scales are indexed by whole k-steps: slices must begin on them.
+  const Instruction scaled = find_instruction("tcgen05.mma.m128n16k32.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e4m3.e4m3.ue8m0", 100);
+  s = {};
+  s.split_k = 2;
+  s.slice_rule = SliceRule::whole_tiles;
+  s.slice_align = 8;
+  try {
+    resolve_schedule(s, scaled, 128);
+    ADD_FAILURE() << "accepted slices on 8 of K for a block-scaled instruction";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("whole k-steps"), std::string::npos) << e.what();
+  }
+  s.slice_align = 32;
+  EXPECT_EQ(resolve_schedule(s, scaled, 128).slices.size(), 2u);
   GemmOptions both;
   both.schedule = Schedule{};
   both.split_k = 2;

@@ -1,19 +1,14 @@
 // What a GEMM call does around its chains (tcnum/core/schedule.hpp): the reference k-step, and
 // an element's chain results combined into D: promotion into fp32, the slices' reduction, C.
-#include <cmath>
-
 #include "tcnum/core/dot.hpp"
 #include "gemm_call.hpp"
 
 namespace tcnum::detail {
 namespace {
 
-// fp32 round-to-nearest-even sum of two values held exactly in doubles. Each input is an fp32
-// (or f16) value, so rounding the double sum first to double then to fp32 equals one correct
-// rounding (53 >= 2·24 + 2).
-double add_f32(double x, double y) { return to_double(Format::fp32, encode(Format::fp32, x + y)); }
-
-// x (an fp32 or narrower value) rounded to the reduction's format.
+// x rounded (RNE) to `r` (D's format for ReductionFormat::d). Every sum passed here is of two
+// fp32 or narrower values, exact in double or rounded once to double: rounding that again to
+// fp32 or narrower is one correct rounding (53 >= 2·24 + 2).
 double round_to(ReductionFormat r, Format d, double x) {
   const Format f = r == ReductionFormat::fp32 ? Format::fp32
                    : r == ReductionFormat::d  ? d
@@ -21,6 +16,8 @@ double round_to(ReductionFormat r, Format d, double x) {
                                                 : Format::bf16;
   return to_double(f, encode(f, x));
 }
+
+double add_f32(double x, double y) { return round_to(ReductionFormat::fp32, Format::fp32, x + y); }
 
 }  // namespace
 
@@ -64,8 +61,6 @@ std::uint32_t GemmCall::combine(const std::uint32_t* results, std::uint32_t c_bi
     }
     const double right = stack.back();
     stack.pop_back();
-    // The double sum of two fp32 values, then one more rounding, is one correct rounding into
-    // fp32 or any narrower format (53 >= 2·24 + 2).
     stack.back() = round_to(schedule.source.reduction_format, d, stack.back() + right);
   }
   double sum = stack.back();

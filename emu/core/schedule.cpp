@@ -110,13 +110,14 @@ std::size_t check_schedule(const Schedule& s, const Instruction& in, int k, int 
   }
   if (s.slice_rule == SliceRule::interleaved_tiles) {
     if (!s.k_order.empty()) fail("k_order cannot be combined with slice_rule interleaved_tiles");
-    if (in.block_scaled() && tile % in.k != 0) fail("a block-scaled instruction needs whole k-steps");
     const long long tiles = (static_cast<long long>(k) + tile - 1) / tile;
     return static_cast<std::size_t>(std::min<long long>(tiles, s.split_k));
   }
   if (s.slice_rule == SliceRule::whole_tiles) {
     if (!s.k_order.empty()) fail("k_order cannot be combined with slice_rule whole_tiles");
     const long long g = s.slice_align == 0 ? tile : s.slice_align;
+    if (in.block_scaled() && g % in.k != 0)
+      fail("a block-scaled instruction needs slices on whole k-steps; slice_align = " + str(s.slice_align) + " is not");
     const long long granules = (static_cast<long long>(k) + g - 1) / g, per = (granules + s.split_k - 1) / s.split_k;
     return static_cast<std::size_t>((granules + per - 1) / per);
   }

@@ -451,12 +451,16 @@ class LtHeuristic:
                 out["attribute_errors"] = problems
             return out
         finally:
-            for lay in layouts:
-                L.cublasLtMatrixLayoutDestroy(lay)
-            if pref:
-                L.cublasLtMatmulPreferenceDestroy(pref)
-            if desc:
-                L.cublasLtMatmulDescDestroy(desc)
+            self.release(desc, pref, layouts)
+
+    def release(self, desc, pref, layouts):
+        """Destroys what a query created (each handle only if it was created)."""
+        for lay in layouts:
+            self.lib.cublasLtMatrixLayoutDestroy(lay)
+        if pref:
+            self.lib.cublasLtMatmulPreferenceDestroy(pref)
+        if desc:
+            self.lib.cublasLtMatmulDescDestroy(desc)
 
 
 # ------------------------------------------------------------------ cuBLASLt's log (the algo that ran)

@@ -270,12 +270,7 @@ class LtQuery:
                                 for o in outs]
             return first
         finally:
-            for lay in layouts:
-                L.cublasLtMatrixLayoutDestroy(lay)
-            if pref:
-                L.cublasLtMatmulPreferenceDestroy(pref)
-            if desc:
-                L.cublasLtMatmulDescDestroy(desc)
+            self.b.release(desc, pref, layouts)
 
 
 def align_of(p):

@@ -26,18 +26,24 @@ def math_type(call: dict) -> str:
     return call["a"]
 
 
+def wgmma_instruction(a: str, b: str) -> str:
+    """The f32-accumulating wgmma for operand types a and b (f32 operands run as tf32); its N
+    changes no output bit."""
+    a, b = ("tf32" if a == "f32" else a), ("tf32" if b == "f32" else b)
+    return f"wgmma.m64n8k{ {'tf32': 8, 'e4m3': 32, 'e5m2': 32}.get(a, 16) }.f32.{a}.{b}"
+
+
 def instruction_for(info: KernelInfo, call: dict) -> str:
     t, b = math_type(call), math_type(call) if call["b"] == "f32" else call["b"]
     if info.mma == "wgmma":
-        k = {"tf32": 8, "e4m3": 32, "e5m2": 32}.get(t, 16)
-        return f"wgmma.m64n8k{k}.f32.{t}.{b}"
+        return wgmma_instruction(t, b)
     if info.mma in ("m16n8k8", "m16n8k16"):
         shape = "m16n8k8" if t == "tf32" else info.mma  # tf32 mma exists only as k8 (and k4)
         return f"mma.{shape}.f32.{t}.{b}.f32"
     raise Unexplained(f"no instruction known for kernel {info.name}")
 
 
-def _instr_k(instr: str) -> int:
+def instr_k(instr: str) -> int:
     return int(instr.split(".")[1].rsplit("k", 1)[1])
 
 
@@ -79,11 +85,10 @@ def _align(info: KernelInfo, call: dict) -> int | None:
     return None if info.family == "cutlass" else 0
 
 
-def _schedule(info, instr, tile, partial, split, align, tf32, formats, c_entry, out, k=0, base_align=8,
-              rule="whole_tiles") -> Schedule:
-    ik = _instr_k(instr)
-    if align is None:  # CUTLASS: the k-tile where it divides K, else 128 bits of A
-        align = 0 if tile and k % tile == 0 else base_align
+def _schedule(info, instr, call, tile, partial, split, align, tf32, formats, c_entry, rule) -> Schedule:
+    ik, out = instr_k(instr), call["out"]
+    if align is None:  # CUTLASS: the k-tile where it divides K, else 128 bits of A (8 elements, tf32 4)
+        align = 0 if tile and call["k"] % tile == 0 else 4 if math_type(call) == "tf32" else 8
     promotion = tile // ik if info.promoted and tile else 0
     kw = dict(tile_k=tile if tile and tile % ik == 0 else 0, partial_tile=partial, promotion=promotion,
               tf32_operands=tf32, c=c_entry, note=info.name)
@@ -102,7 +107,7 @@ def plan_for(call: dict) -> Plan:
 
 def _dimensions(call: dict, info: KernelInfo, instr: str, max_split: int) -> dict:
     """Each choice a plan makes, the rule's value first."""
-    ik = _instr_k(instr)
+    ik = instr_k(instr)
     tiles = [t for t in ([info.tile_k] if info.tile_k else [32, 16, 64, 128]) if t % ik == 0] or [ik]
     splits = [1]
     if info.split_k:
@@ -122,8 +127,6 @@ def _dimensions(call: dict, info: KernelInfo, instr: str, max_split: int) -> dic
         "partial": ["first", "last"] if info.family == "cutlass" else ["last", "first"],
         "tf32": ["nearest_even", "truncate"] if math_type(call) == "tf32" else ["truncate"],
         "align": list(dict.fromkeys([_align(info, call), 0, 4 if math_type(call) == "tf32" else 8])),
-        "k": [call["k"]],
-        "base_align": [4 if math_type(call) == "tf32" else 8],
         # (partial_format, reduction_format, serial): serial split-K (a memset of its semaphores,
         # no reduction kernel) writes each running sum into the output type; cuBLAS's
         # splitKreduce adds partials in fp32, kept in its workspace type (H100, torch 2.11:
@@ -145,20 +148,17 @@ def candidates(call: dict, max_split: int = 64):
     fewer choices (the split count counting as one), each group by split count in the
     dimension's order. Triton and XLA calls take their own rules (plans_triton_xla)."""
     if call.get("call", "").startswith(("triton.", "jax.")):
-        from . import plans_triton_xla as tx  # noqa: PLC0415
+        from . import plans_triton_xla as tx  # noqa: PLC0415 (it imports this module)
 
-        try:
-            return list(tx.triton_candidates(call) if call["call"].startswith("triton.") else tx.xla_candidates(call))
-        except tx.TritonXlaUnexplained as e:
-            raise Unexplained(str(e)) from e
+        return list(tx.triton_candidates(call) if call["call"].startswith("triton.") else tx.xla_candidates(call))
     info = classify(call["kernels"])  # eagerly: Unexplained is raised here, not at the first next()
     if isinstance(info, str):
         raise Unexplained(info)
     instr = instruction_for(info, call)
-    return _ordered(info, instr, _dimensions(call, info, instr, max_split), call["out"])
+    return _ordered(info, instr, call, _dimensions(call, info, instr, max_split))
 
 
-def _ordered(info: KernelInfo, instr: str, dims: dict, out: str):
+def _ordered(info: KernelInfo, instr: str, call: dict, dims: dict):
     names = list(dims)
     combos = itertools.product(*(range(len(dims[n])) for n in names))
     order = sorted(combos, key=lambda ix: (sum(1 for i in ix if i), ix[names.index("split")] > 0, ix))
@@ -167,8 +167,8 @@ def _ordered(info: KernelInfo, instr: str, dims: dict, out: str):
         v = {n: dims[n][i] for n, i in zip(names, ix)}
         if v["split"] <= 1 and (ix[names.index("align")] or ix[names.index("formats")] or ix[names.index("rule")]):
             continue  # no slices: alignment and reduction formats do not apply
-        sched = _schedule(info, instr, v["tile"], v["partial"], v["split"], v["align"], v["tf32"], v["formats"],
-                          v["entry"], out, v["k"], v["base_align"], v["rule"])
+        sched = _schedule(info, instr, call, v["tile"], v["partial"], v["split"], v["align"], v["tf32"],
+                          v["formats"], v["entry"], v["rule"])
         if sched not in seen:  # two choices can give one schedule (the tile-or-128-bit granule)
             seen.add(sched)
             yield Plan(instr, sched)

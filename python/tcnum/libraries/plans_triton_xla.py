@@ -17,11 +17,8 @@ import itertools
 import re
 
 from .._schedule import Schedule
+from .plans import Unexplained, instr_k, wgmma_instruction
 from .replay import Plan
-
-
-class TritonXlaUnexplained(Exception):
-    pass
 
 
 def _wgmma_name(ptx_names: list[str], a: str, b: str) -> str:
@@ -30,18 +27,14 @@ def _wgmma_name(ptx_names: list[str], a: str, b: str) -> str:
         if m:
             t = {"bf16": "bf16", "f16": "f16", "tf32": "tf32", "e4m3": "e4m3", "e5m2": "e5m2"}
             return f"wgmma.m64n8k{m.group(1)}.f32.{t.get(m.group(2), m.group(2))}.{t.get(m.group(3), m.group(3))}"
-    raise TritonXlaUnexplained(f"no wgmma in the kernel's PTX ({ptx_names}): an FMA path, no tensor core")
-
-
-def _k_of(instr: str) -> int:
-    return int(instr.split(".")[1].rsplit("k", 1)[1])
+    raise Unexplained(f"no wgmma in the kernel's PTX ({ptx_names}): an FMA path, no tensor core")
 
 
 def triton_candidates(call: dict):
     t = call["triton"]
     ptx = call.get("mma_instructions") or [n for c in t.get("compiled", []) for n in c.get("mma_instructions", [])]
     instr = _wgmma_name(ptx, call["a"], call["b"])
-    ik, bk = _k_of(instr), t["BLOCK_K"]
+    ik, bk = instr_k(instr), t["BLOCK_K"]
     imprecise = t.get("max_num_imprecise_acc") or 0
     promotion = imprecise // ik if imprecise and ik else 0
     split = t.get("split_k") or 1
@@ -62,21 +55,15 @@ def _pairwise(n: int):
     return nodes[0]
 
 
-def _xla_instr(call: dict) -> str:
-    a, b = ("tf32" if call["a"] == "f32" else call["a"]), ("tf32" if call["b"] == "f32" else call["b"])
-    k = {"tf32": 8, "e4m3": 32, "e5m2": 32}.get(a, 16)
-    return f"wgmma.m64n8k{k}.f32.{a}.{b}"
-
-
 def xla_candidates(call: dict):
     x = call.get("xla") or {}
     if call["flags"].get("precision") == "HIGHEST" and call["a"] == "f32":
-        raise TritonXlaUnexplained("f32 at precision HIGHEST: FFMA kernels, no tensor core")
+        raise Unexplained("f32 at precision HIGHEST: FFMA kernels, no tensor core")
     if x.get("custom_call") != "__triton_nested_gemm_fusion":
-        raise TritonXlaUnexplained(f"XLA custom call {x.get('custom_call')} with XLA's split-K rewrite: "
+        raise Unexplained(f"XLA custom call {x.get('custom_call')} with XLA's split-K rewrite: "
                                    "cuBLAS inside XLA's slices is not planned yet")
-    instr = _xla_instr(call)
-    ik, k = _k_of(instr), call["k"]
+    instr = wgmma_instruction(call["a"], call["b"])
+    ik, k = instr_k(instr), call["k"]
     tile = (x.get("tile") or {}).get("k") or ik
     split, kps = x.get("split_k") or 1, x.get("k_per_split") or k
     bounds = [b for b in range(0, k, kps)] + [k] if split > 1 else None

@@ -104,8 +104,12 @@ def reveal(black_box, a: str, b: str, m: int, n: int, k: int, *, out: str = "f32
 
 
 def _raw_bits(d: np.ndarray, out: str) -> np.ndarray:
-    return _output_bits(np.asarray(d, dtype=np.float32), out) if d.dtype.kind == "f" and d.dtype.itemsize == 4 \
-        else np.asarray(d).view({2: np.uint16, 1: np.uint8}[np.asarray(d).dtype.itemsize]).ravel().astype(np.uint64)
+    """The black box's D as raw bits of its own storage (float32, bf16/f16: 4 and 2 bytes)."""
+    d = np.asarray(d)
+    views = {4: np.uint32, 2: np.uint16, 1: np.uint8}
+    if d.dtype.itemsize not in views:
+        raise TypeError(f"the black box returned {d.dtype}; reveal compares {out} bits (float32, bf16, f16 arrays)")
+    return d.view(views[d.dtype.itemsize]).ravel().astype(np.uint64)
 
 
 def _plan_bits(plan: Plan, A, B, out: str) -> np.ndarray:
