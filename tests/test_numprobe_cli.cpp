@@ -687,8 +687,13 @@ TEST(OutputCli, AnInterruptedRunLeavesNoTemporaryFile) {
 // ends after the running pair with a checkpoint and a message, and --resume completes it.
 TEST(CampaignCli, ASignalEndsACampaignWithACheckpoint) {
   const std::string dir = fresh("sigterm");
+  // The signal is sent once the campaign has printed its header (its handlers are installed by
+  // then); a fixed delay raced the start-up on a loaded CI machine.
+  const std::string log = dir + ".log";
   std::string cmd = std::string("(") + TCNUM_NUMPROBE + " " + fuzz_args("4000000");
-  cmd += " --batches-per-round 1 --checkpoint-every 1000 --out " + dir + " & p=$!; sleep 1; kill -TERM $p; wait $p) 2>&1";
+  cmd += " --batches-per-round 1 --checkpoint-every 1000 --out " + dir + " 2>" + log + " & p=$!;";
+  cmd += " for i in $(seq 600); do grep -q '^fuzz: ' " + log + " && break; sleep 0.1; done;";
+  cmd += " sleep 0.3; kill -TERM $p; wait $p; s=$?; cat " + log + "; exit $s) 2>&1";
   const auto r = shell(cmd);
   ASSERT_EQ(r.status, 128 + 15) << r.output;
   EXPECT_TRUE(contains(r, "interrupted by signal 15")) << r.output;

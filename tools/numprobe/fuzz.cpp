@@ -222,6 +222,8 @@ int run_fuzz(const FuzzOptions& o) {
   cfg.instructions = pick_instructions(o.instr, sm, o.wgmma_n);
   cfg.distributions = pick_distributions(o.dist);
 
+  cfg.stop = &g_stop;
+  stop_on_signals();  // before the header line: a caller that waits for it may signal at once
   std::cerr << "fuzz: " << cfg.instructions.size() << " instructions x " << cfg.distributions.size()
             << " distributions, model " << model.name << ", " << device->description() << ", shard " << cfg.shard
             << "/" << cfg.shards << ", seed " << cfg.seed << " -> " << cfg.out_dir << "\n";
@@ -230,8 +232,6 @@ int run_fuzz(const FuzzOptions& o) {
     line.update(p.cases, 0, "cases", p.cases_per_s, p.eta_s,
                 std::to_string(p.mismatches) + " mismatches, " + std::to_string(p.signatures) + " signatures");
   };
-  cfg.stop = &g_stop;
-  stop_on_signals();
   const auto r = tcnum::fuzz::run_campaign(cfg, model, *device, progress);
   line.finish();
   if (r.interrupted) end_interrupted(cfg.out_dir);
