@@ -189,15 +189,27 @@ def test_dlpack_import_of_types_numpy_lacks_is_a_view_that_keeps_the_producer_al
 
 
 def test_jax_arrays_of_every_format():
+    jax = pytest.importorskip("jax")
     jnp = pytest.importorskip("jax.numpy")
+    cpu = jax.devices("cpu")[0]  # on a GPU host JAX's default device is the GPU
     rng = np.random.default_rng(10)
     for fmt, jdtype in [("bf16", jnp.bfloat16), ("f16", jnp.float16), ("e4m3", jnp.float8_e4m3fn),
                         ("e5m2", jnp.float8_e5m2)]:
         a = small_integers(rng, (8, 64), fmt, 3)
         b = small_integers(rng, (64, 4), fmt, 3)
-        ja, jb = jnp.asarray(a.astype(np.float32)).astype(jdtype), jnp.asarray(b.astype(np.float32)).astype(jdtype)
+        ja = jax.device_put(a.astype(np.float32), cpu).astype(jdtype)
+        jb = jax.device_put(b.astype(np.float32), cpu).astype(jdtype)
         assert tcnum.asarray(ja).dtype == tcnum.FORMATS[fmt][1]
         tcnum.testing.assert_bitexact(tcnum.gemm(ja, jb), tcnum.gemm(a, b))
+
+
+def test_a_gpu_tensor_is_refused_with_a_clear_error():
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("no CUDA device")
+    a = torch.ones((16, 16), dtype=torch.bfloat16, device="cuda")
+    with pytest.raises(TypeError, match="computes on the CPU"):
+        tcnum.gemm(a, a)
 
 
 def test_torch_cpu_tensors_of_every_format():
