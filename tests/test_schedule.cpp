@@ -5,6 +5,7 @@
 //   * a reduction tree is the same partials added in the tree's order;
 //   * promotion every n k-steps is one slice per n k-steps;
 //   * the partial k-tile first is gemm on operands with zeros inserted after the partial tile;
+//   * K padded (k_padded) is gemm on operands padded with zeros;
 //   * C after the reduction is gemm from +0 plus one fp32 addition of C;
 //   * tf32 operands rounded to nearest even are gemm on operands rounded by encode();
 //   * the fast engine equals the reference datapath under random schedules.
@@ -220,6 +221,31 @@ TEST(Schedule, PartialTileFirstIsZerosInsertedAfterIt) {
   EXPECT_NE(run(in, x, with(s)), run(in, x)) << "the partial tile's place must be visible on wide data";
 }
 
+// XLA's split-K rewrite: K padded with zeros to S·k_per_split, the slices cut from the padded K.
+TEST(Schedule, KPaddedIsGemmOnZeroPaddedOperands) {
+  const Instruction in = find_instruction("mma.m16n8k8.f32.bf16.bf16.f32", 90);
+  const int k = 90, kp = 96;  // 3 slices of 32; the last holds 26 real k and 6 zeros
+  const Operands x = random_operands(in, 3, 10, k, 7, 12);
+  Operands z{x.m, x.n, kp, {}, {}, x.c};
+  for (int i = 0; i < x.m; ++i)
+    for (int kk = 0; kk < kp; ++kk) z.a.push_back(kk < k ? x.a[static_cast<std::size_t>(i * k + kk)] : 0u);
+  for (int kk = 0; kk < kp; ++kk)
+    for (int j = 0; j < x.n; ++j) z.b.push_back(kk < k ? x.b[static_cast<std::size_t>(kk * x.n + j)] : 0u);
+  Schedule padded;
+  padded.tile_k = 24;  // partial tile first: 8 of each 32-slice, then one tile of 24
+  padded.partial = PartialTile::first;
+  padded.slice_bounds = {0, 32, 64, 96};
+  Schedule plain = padded;
+  padded.k_padded = kp;
+  EXPECT_EQ(run(in, x, with(padded)), run(in, z, with(plain)));
+  // Without the padding the last slice [64, 90) would start with a partial tile of 26 % 24 = 2.
+  Schedule unpadded = plain;
+  unpadded.slice_bounds = {0, 32, 64, 90};
+  EXPECT_NE(run(in, x, with(padded)), run(in, x, with(unpadded))) << "the padding must be visible on wide data";
+  padded.k_padded = k - 1;
+  EXPECT_THROW(run(in, x, with(padded)), std::invalid_argument);
+}
+
 TEST(Schedule, CAfterReductionIsOneFp32Addition) {
   const Instruction& in = bf16_mma();
   const Operands x = random_operands(in, 5, 8, 64, 6, 12);
@@ -406,14 +432,16 @@ RC_GTEST_PROP(Schedule, FastEqualsReferenceUnderEverySchedule, ()) {
   Schedule s;
   s.tile_k = in.k * *rc::gen::inRange(1, 4);
   s.partial = *rc::gen::element(PartialTile::first, PartialTile::last);
-  const int slices = *rc::gen::inRange(1, std::min(k, 5) + 1);
+  const int kp = k + (*rc::gen::arbitrary<bool>() ? *rc::gen::inRange(0, 2 * in.k) : 0);  // zero padding
+  if (kp != k) s.k_padded = kp;
+  const int slices = *rc::gen::inRange(1, std::min(kp, 5) + 1);
   if (*rc::gen::arbitrary<bool>()) {
     s.split_k = slices;
     s.slice_rule = *rc::gen::element(SliceRule::whole_tiles, SliceRule::interleaved_tiles);
   } else {
     s.slice_bounds = {0};
-    for (int i = 1; i < slices; ++i) s.slice_bounds.push_back(s.slice_bounds.back() + *rc::gen::inRange(1, k - s.slice_bounds.back() - (slices - i) + 1));
-    s.slice_bounds.push_back(k);
+    for (int i = 1; i < slices; ++i) s.slice_bounds.push_back(s.slice_bounds.back() + *rc::gen::inRange(1, kp - s.slice_bounds.back() - (slices - i) + 1));
+    s.slice_bounds.push_back(kp);
     if (slices == 4 && *rc::gen::arbitrary<bool>()) s.reduction_tree = {0, 1, -1, 2, 3, -1, -1};
   }
   s.promotion = *rc::gen::inRange(0, 3);

@@ -185,6 +185,21 @@ int checked_tile(const Schedule& s, const Instruction& in, int k) {
   return tile;
 }
 
+// K as the slices see it: padded with zeros to k_padded where the schedule says so.
+int padded_k(const Schedule& s, const Instruction& in, int k) {
+  if (s.k_padded == 0) return k;
+  if (s.k_padded < k) fail("k_padded = " + str(s.k_padded) + " is shorter than K = " + str(k));
+  if (in.block_scaled()) fail("k_padded: a block-scaled instruction has no scales past K");
+  return s.k_padded;
+}
+
+// k-steps cut from the padded K read zeros past K: each is clipped there (one wholly past K
+// becomes a step of padding only, which the chain still runs).
+void clip_to_k(std::vector<std::vector<KStep>>& slices, int k) {
+  for (auto& slice : slices)
+    for (KStep& step : slice) step = step.begin >= k ? KStep{k, 0} : KStep{step.begin, std::min(step.length, k - step.begin)};
+}
+
 }  // namespace
 
 Schedule schedule_from_options(const GemmOptions& opt) {
@@ -195,15 +210,16 @@ Schedule schedule_from_options(const GemmOptions& opt) {
 }
 
 void check_schedule(const Schedule& s, const Instruction& in, int k) {
-  const int tile = checked_tile(s, in, k);
-  reduction_program(s.reduction_tree, check_schedule(s, in, k, tile));
+  const int kp = padded_k(s, in, k), tile = checked_tile(s, in, kp);
+  reduction_program(s.reduction_tree, check_schedule(s, in, kp, tile));
 }
 
 ResolvedSchedule resolve_schedule(const Schedule& s, const Instruction& in, int k) {
-  const int tile = checked_tile(s, in, k);
+  const int kp = padded_k(s, in, k), tile = checked_tile(s, in, kp);
   ResolvedSchedule r;
-  r.reduction_program = reduction_program(s.reduction_tree, check_schedule(s, in, k, tile));
-  r.slices = build_slices(s, in, k, tile);
+  r.reduction_program = reduction_program(s.reduction_tree, check_schedule(s, in, kp, tile));
+  r.slices = build_slices(s, in, kp, tile);
+  if (kp != k) clip_to_k(r.slices, k);
   r.source = s;
   return r;
 }

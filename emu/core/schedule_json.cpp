@@ -113,6 +113,7 @@ void read_key(Schedule& s, const std::string& key, const json& v) {
   else if (key == "slice_rule") s.slice_rule = as_enum(v, key, kSliceRules);
   else if (key == "slice_bounds") s.slice_bounds = int_list(v, key, 0);
   else if (key == "slice_align") s.slice_align = as_int(v, key, 0, kMax);
+  else if (key == "k_padded") s.k_padded = as_int(v, key, 0, kMax);
   else if (key == "tile_k") s.tile_k = as_int(v, key, 0, kMax);
   else if (key == "partial_tile") s.partial = as_enum(v, key, kPartial);
   else if (key == "k_order") s.k_order = int_list(v, key, 0);
@@ -131,7 +132,7 @@ void read_key(Schedule& s, const std::string& key, const json& v) {
     s.note = v.get<std::string>();
   } else
     fail("unknown key \"" + key +
-         "\" (valid: version, split_k, slice_rule, slice_bounds, slice_align, tile_k, partial_tile, k_order, promotion, "
+         "\" (valid: version, split_k, slice_rule, slice_bounds, slice_align, k_padded, tile_k, partial_tile, k_order, promotion, "
          "reduction_tree, reduction_format, partial_format, serial, sum_format, c, tf32_operands, note)");
 }
 
@@ -152,6 +153,7 @@ std::string schedule_to_json(const Schedule& s) {
   j["slice_rule"] = name_in(kSliceRules, s.slice_rule);
   if (!s.slice_bounds.empty()) j["slice_bounds"] = s.slice_bounds;
   j["slice_align"] = s.slice_align;
+  if (s.k_padded != 0) j["k_padded"] = s.k_padded;
   j["tile_k"] = s.tile_k;
   j["partial_tile"] = name_in(kPartial, s.partial);
   if (!s.k_order.empty()) j["k_order"] = s.k_order;

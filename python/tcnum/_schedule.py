@@ -26,7 +26,8 @@ class Schedule:
     """A GEMM schedule (docs/libraries.md, "The schedule language").
 
     split_k, slice_rule ("balanced_steps" | "whole_tiles" | "interleaved_tiles"), slice_bounds (explicit k boundaries
-    0 < ... < K), slice_align (whole_tiles' granule in k; 0 = tile_k), tile_k (the kernel's k-tile; 0 = the instruction's k), partial_tile ("last" |
+    0 < ... < K), slice_align (whole_tiles' granule in k; 0 = tile_k), k_padded (K padded with
+    zeros to this length before it is cut, as XLA's split-K rewrite does; 0 = K), tile_k (the kernel's k-tile; 0 = the instruction's k), partial_tile ("last" |
     "first": where a partial k-tile goes), k_order (a permutation of the k-steps), promotion
     (k-steps per tensor-core chain before an fp32 add; 0 = none), reduction_tree (nested pairs of
     slice indices, e.g. ((0, 1), (2, 3)); None = sequential), reduction_format (what the
@@ -41,6 +42,7 @@ class Schedule:
     slice_rule: str = "balanced_steps"
     slice_bounds: tuple | None = None
     slice_align: int = 0
+    k_padded: int = 0
     tile_k: int = 0
     partial_tile: str = "last"
     k_order: tuple | None = None

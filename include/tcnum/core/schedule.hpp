@@ -10,6 +10,7 @@
 //   * the reduction of the slices' partials: sequential in slice order, or an explicit binary
 //     tree, with fp32 or D-format additions; where C enters (as slice 0's MMA C, or added
 //     after the reduction);
+//   * K padded with zeros first (k_padded), where a framework pads before it slices;
 //   * how f32 operands become tf32 (truncated, as the instruction reads them, or rounded to
 //     nearest even first, as cuBLAS's TF32 kernels do).
 // GemmOptions{k_order, split_k} are special cases (schedule_from_options).
@@ -51,6 +52,9 @@ struct Schedule {
   SliceRule slice_rule = SliceRule::balanced_steps;
   std::vector<int> slice_bounds;                   // explicit: 0 = b0 < b1 < ... < bS = K
   int slice_align = 0;                             // whole_tiles' granule in k; 0 = tile_k
+  // K padded with zeros to this length before it is cut (XLA's split-K rewrite pads K to
+  // S·k_per_split, so its last slice's k-tiles start where a full slice's would); 0 = K.
+  int k_padded = 0;
   // --- k-steps inside a slice ---------------------------------------------------------------
   int tile_k = 0;                                  // the kernel's k-tile, a multiple of in.k; 0 = in.k
   PartialTile partial = PartialTile::last;

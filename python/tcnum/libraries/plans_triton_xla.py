@@ -7,16 +7,20 @@ fp32 partials added in order; tf32 operands are truncated (no cvt.rna.tf32 in th
 max_num_imprecise_acc = n promotes every n/32 k-steps.
 XLA: a Triton GEMM fusion (`__triton_nested_gemm_fusion`) with XLA's split-K rewrite pads K to
 S·k_per_split, computes the S contiguous slices as a batch and reduces them in a second fusion
-(tl.sum: a pairwise tree; XLA's loop reduce: in order); cuBLASLt custom calls without XLA's split
-take the torch rules (kernel names and the logged algo).
+(tl.sum: a pairwise tree; XLA's loop reduce: in order). A cuBLASLt custom call takes the torch
+rules (kernel names and the logged algo) for its own K; inside XLA's split-K rewrite it runs once
+per slice (a batch of S GEMMs over k_per_split each), so the plan is its schedule repeated in every
+slice (k-tiles and cuBLAS's own split restarting at each slice) and XLA's reduce over the slices.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 
 from .._schedule import Schedule
+from .kernels import short_name
 from .plans import Unexplained, instr_k, wgmma_instruction
 from .replay import Plan
 
@@ -49,24 +53,23 @@ def triton_candidates(call: dict):
 
 def _pairwise(n: int):
     """tl.sum's tree over n values: pairs of neighbours, level by level."""
-    nodes = list(range(n))
-    while len(nodes) > 1:
-        nodes = [(nodes[i], nodes[i + 1]) if i + 1 < len(nodes) else nodes[i] for i in range(0, len(nodes), 2)]
-    return nodes[0]
+    return _pairwise_of(list(range(n)))
 
 
 def xla_candidates(call: dict):
     x = call.get("xla") or {}
     if call["flags"].get("precision") == "HIGHEST" and call["a"] == "f32":
         raise Unexplained("f32 at precision HIGHEST: FFMA kernels, no tensor core")
+    if str(x.get("custom_call", "")).startswith("__cublas"):
+        yield from cublas_in_xla_candidates(call)
+        return
     if x.get("custom_call") != "__triton_nested_gemm_fusion":
-        raise Unexplained(f"XLA custom call {x.get('custom_call')} with XLA's split-K rewrite: "
-                                   "cuBLAS inside XLA's slices is not planned yet")
+        raise Unexplained(f"XLA custom call {x.get('custom_call')}: no plan for this kind of XLA GEMM")
     instr = wgmma_instruction(call["a"], call["b"])
     ik, k = instr_k(instr), call["k"]
     tile = (x.get("tile") or {}).get("k") or ik
     split, kps = x.get("split_k") or 1, x.get("k_per_split") or k
-    bounds = [b for b in range(0, k, kps)] + [k] if split > 1 else None
+    bounds = list(range(0, split * kps + 1, kps)) if split > 1 else None  # over K padded to split·kps
     slices = len(bounds) - 1 if bounds else 1
     triton_reduce = (x.get("reduce") or {}).get("fusion_kind") == "__triton"
     trees = [_pairwise(slices), None] if triton_reduce else [None, _pairwise(slices)]
@@ -75,5 +78,91 @@ def xla_candidates(call: dict):
         kw = dict(tile_k=tile if tile % ik == 0 else 0, partial_tile=partial, tf32_operands=tf32,
                   note=f"xla {x.get('custom_call')} split_k={split} k_per_split={kps}")
         if bounds and slices > 1:
-            kw.update(slice_bounds=tuple(bounds), reduction_tree=tree)
+            kw.update(slice_bounds=tuple(bounds), reduction_tree=tree, k_padded=split * kps if split * kps != k else 0)
         yield Plan(instr, Schedule(**kw))
+
+
+_CUBLAS_GEMM = ("nvjet", "cutlass", "sm80_xmma", "sm90_xmma", "gemv", "gemmSN", "gemmk1", "dot_kernel")
+
+
+def _cublas_kernels(kernels: list[str]) -> list[str]:
+    """The kernels cuBLAS launched, without XLA's own fusions (pads, transposes, its split-K
+    reduce, Triton fusions) and copies; a memset counts only right before a cuBLAS GEMM kernel
+    (serial split-K's semaphores), since XLA sets buffers too."""
+    def gemm(k):
+        return short_name(k).startswith(_CUBLAS_GEMM) or "splitKreduce" in k
+    return [k for i, k in enumerate(kernels)
+            if gemm(k) or (k.startswith("Memset") and i + 1 < len(kernels) and gemm(kernels[i + 1]))]
+
+
+def _inner_call(call: dict, k: int) -> dict:
+    """The cuBLAS GEMM of one XLA slice as a torch-style call: f32 operands run as TF32 unless
+    the dot asked for precision HIGHEST (XLA's default on Hopper)."""
+    flags = dict(call["flags"], allow_tf32=call["flags"].get("precision") != "HIGHEST")
+    return dict(call, call="xla.cublas", kernels=_cublas_kernels(call["kernels"]), k=k, flags=flags)
+
+
+def _left_deep(leaves: list):
+    tree = leaves[0]
+    for leaf in leaves[1:]:
+        tree = (tree, leaf)
+    return tree
+
+
+def _slice_bounds(inner: Schedule, kps: int, tile: int) -> list[int] | None:
+    """cuBLAS's own slice bounds inside one XLA slice of kps."""
+    if inner.split_k <= 1:
+        return [0, kps]
+    if inner.slice_rule != "whole_tiles" or inner.slice_bounds is not None:
+        return None  # interleaved or explicit slices: not composed
+    g = inner.slice_align or tile
+    per = -(-(-(-kps // g)) // inner.split_k) * g
+    return [b for b in range(0, kps, per)] + [kps]
+
+
+def _compose(inner: Schedule, k: int, split: int, kps: int, tile: int, xla_tree: str) -> Schedule | None:
+    """The inner schedule run in each of XLA's `split` slices of kps (K padded with zeros to
+    split·kps, as XLA does), then XLA's reduce over the slices ("pairwise": tl.sum, "ordered":
+    its loop reduce)."""
+    local = _slice_bounds(inner, kps, tile)
+    if local is None:
+        return None
+    bounds, groups = [0], []
+    for start in range(0, split * kps, kps):
+        first = len(bounds) - 1
+        bounds += [start + b for b in local[1:]]
+        groups.append(_left_deep(list(range(first, len(bounds) - 1))))
+    tree = _left_deep(groups) if xla_tree == "ordered" else _pairwise_of(groups)
+    return dataclasses.replace(inner, split_k=1, slice_rule="balanced_steps", slice_align=0, slice_bounds=tuple(bounds),
+                               k_padded=split * kps if split * kps != k else 0, serial=False,
+                               reduction_tree=tree if isinstance(tree, tuple) else None,
+                               note=f"{inner.note}; xla split-K {split} x {kps} ({xla_tree})")
+
+
+def _pairwise_of(nodes: list):
+    """Pairs of neighbouring nodes, level by level (tl.sum's tree)."""
+    while len(nodes) > 1:
+        nodes = [(nodes[i], nodes[i + 1]) if i + 1 < len(nodes) else nodes[i] for i in range(0, len(nodes), 2)]
+    return nodes[0]
+
+
+def cublas_in_xla_candidates(call: dict, inner_limit: int = 400):
+    """Plans of a cuBLASLt custom call, alone or inside XLA's split-K rewrite."""
+    from .plans import candidates  # noqa: PLC0415 (plans imports this module)
+
+    x, k = call["xla"], call["k"]
+    split, kps = x.get("split_k") or 1, x.get("k_per_split") or k
+    inner = _inner_call(call, kps if split > 1 else k)
+    if call["a"] == "f32" and not inner["flags"]["allow_tf32"]:
+        raise Unexplained("f32 at precision HIGHEST: FFMA kernels, no tensor core")
+    plans = itertools.islice(candidates(inner), inner_limit)
+    if split <= 1:
+        yield from plans
+        return
+    triton_reduce = (x.get("reduce") or {}).get("fusion_kind") == "__triton"
+    trees = ("pairwise", "ordered") if triton_reduce else ("ordered", "pairwise")
+    for plan, tree in itertools.product(list(plans), trees):
+        tile = plan.schedule.tile_k or instr_k(plan.instruction)
+        sched = _compose(plan.schedule, k, split, kps, tile, tree)
+        if sched is not None:
+            yield dataclasses.replace(plan, schedule=sched)
