@@ -6,6 +6,7 @@
 //   * promotion every n k-steps is one slice per n k-steps;
 //   * the partial k-tile first is gemm on operands with zeros inserted after the partial tile;
 //   * K padded (k_padded) is gemm on operands padded with zeros;
+//   * a region of D is the sub-GEMM of its rows and columns under the region's schedule;
 //   * C after the reduction is gemm from +0 plus one fp32 addition of C;
 //   * tf32 operands rounded to nearest even are gemm on operands rounded by encode();
 //   * the fast engine equals the reference datapath under random schedules.
@@ -244,6 +245,43 @@ TEST(Schedule, KPaddedIsGemmOnZeroPaddedOperands) {
   EXPECT_NE(run(in, x, with(padded)), run(in, x, with(unpadded))) << "the padding must be visible on wide data";
   padded.k_padded = k - 1;
   EXPECT_THROW(run(in, x, with(padded)), std::invalid_argument);
+}
+
+// Segment-K: some output tiles split. Inside a region D is the sub-GEMM of its rows and columns
+// under its schedule, outside it the schedule's own; bad regions are refused.
+TEST(Schedule, RegionsAreSubGemmsWithTheirOwnSchedule) {
+  const Instruction& in = bf16_mma();
+  const Operands x = random_operands(in, 9, 13, 96, 11, 12);
+  Schedule split;
+  split.slice_bounds = {0, 32, 64, 96};
+  split.reduction_tree = {2, 1, -1, 0, -1};
+  Schedule s;
+  s.regions = {{2, 5, 3, 11, split}, {6, 9, 0, 2, split}};
+  const auto got = run(in, x, with(s)), plain = run(in, x), sliced = run(in, x, with(split));
+  const auto inside = [](int i, int j) { return (i >= 2 && i < 5 && j >= 3 && j < 11) || (i >= 6 && j < 2); };
+  int differ = 0;
+  for (int i = 0; i < x.m; ++i)
+    for (int j = 0; j < x.n; ++j) {
+      const auto e = static_cast<std::size_t>(i * x.n + j);
+      EXPECT_EQ(got[e], inside(i, j) ? sliced[e] : plain[e]) << i << "," << j;
+      differ += plain[e] != sliced[e];
+    }
+  EXPECT_GT(differ, 0) << "the two schedules must differ somewhere on wide data";
+  for (const auto& bad : std::vector<std::vector<ScheduleRegion>>{
+           {{0, 10, 0, 2, split}}, {{0, 3, 0, 3, split}, {2, 4, 2, 4, split}}, {{3, 3, 0, 1, split}}}) {
+    s.regions = bad;
+    EXPECT_THROW(run(in, x, with(s)), std::invalid_argument);
+  }
+  Schedule nested = split;
+  nested.regions = {{0, 1, 0, 1, split}};
+  s.regions = {{0, 1, 0, 1, nested}};
+  EXPECT_THROW(run(in, x, with(s)), std::invalid_argument);
+  s.regions = {{2, 5, 3, 11, split}};
+  EXPECT_EQ(parse_schedule(schedule_to_json(s)), s);
+  EXPECT_THROW(parse_schedule(R"({"regions": [{"rows": [0, 1], "cols": [0, 1]}]})"), std::invalid_argument);
+  EXPECT_THROW(parse_schedule(R"({"regions": [{"rows": [1, 1], "cols": [0, 1], "schedule": {}}]})"), std::invalid_argument);
+  EXPECT_THROW(parse_schedule(R"({"regions": [{"rows": [0, 1], "cols": [0, 1], "schedule": {"regions": []}}]})"),
+               std::invalid_argument);
 }
 
 TEST(Schedule, CAfterReductionIsOneFp32Addition) {

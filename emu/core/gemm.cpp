@@ -185,6 +185,7 @@ static std::vector<std::uint32_t> gemm_impl(const Model& model, const Instructio
 std::vector<std::uint32_t> gemm(const Model& model, const Instruction& in, int m, int n, int k,
                                 const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b,
                                 const std::vector<std::uint32_t>& c, const GemmOptions& opt) {
+  if (opt.schedule && !opt.schedule->regions.empty()) return detail::gemm_by_regions(model, in, m, n, k, a, b, c, opt);
   return gemm_impl(model, in, m, n, k, a, b, c, nullptr, opt);
 }
 
@@ -192,6 +193,8 @@ std::vector<std::uint32_t> gemm(const Model& model, const Instruction& in, int m
                                 const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b,
                                 const std::vector<std::uint32_t>& c, const BlockScales& scales,
                                 const GemmOptions& opt) {
+  if (opt.schedule && !opt.schedule->regions.empty())
+    fail(in, "schedule regions are not supported with block scales (each region would need its scales cut too)");
   return gemm_impl(model, in, m, n, k, a, b, c, &scales, opt);
 }
 

@@ -53,4 +53,9 @@ int thread_count(int requested, std::size_t tasks, std::size_t calls);
 // The fast engine (gemm_fast.cpp): D for every element through the compiled plans.
 void run_fast(const GemmCall& call, const MmaPlan& first, const MmaPlan& rest, std::uint32_t* d);
 
+// gemm for a schedule with regions (gemm_regions.cpp): D, then each region's own schedule.
+std::vector<std::uint32_t> gemm_by_regions(const Model& model, const Instruction& in, int m, int n, int k,
+                                           const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b,
+                                           const std::vector<std::uint32_t>& c, const GemmOptions& opt);
+
 }  // namespace tcnum::detail

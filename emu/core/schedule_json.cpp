@@ -4,6 +4,8 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -106,7 +108,37 @@ const char* name_in(std::initializer_list<std::pair<const char*, E>> names, E va
   return "?";
 }
 
-void read_key(Schedule& s, const std::string& key, const json& v) {
+Schedule schedule_from(const json& j, bool in_region);
+
+// [lo, hi) as a two-element list of non-negative ints with lo < hi.
+std::pair<int, int> int_range(const json& v, const std::string& key) {
+  const std::vector<int> r = int_list(v, key, 0);
+  if (r.size() != 2 || r[0] >= r[1]) fail("\"" + key + "\" must be [begin, end) with begin < end, got " + v.dump());
+  return {r[0], r[1]};
+}
+
+ScheduleRegion region_from(const json& v) {
+  if (!v.is_object()) fail("a region is an object {rows, cols, schedule}, got " + v.dump());
+  for (const auto& [key, value] : v.items())
+    if (key != "rows" && key != "cols" && key != "schedule") fail("unknown key \"" + key + "\" in a region (valid: rows, cols, schedule)");
+  for (const char* key : {"rows", "cols", "schedule"})
+    if (!v.contains(key)) fail(std::string("a region needs \"") + key + "\"");
+  ScheduleRegion r;
+  std::tie(r.row_begin, r.row_end) = int_range(v.at("rows"), "rows");
+  std::tie(r.col_begin, r.col_end) = int_range(v.at("cols"), "cols");
+  r.schedule = schedule_from(v.at("schedule"), true);
+  return r;
+}
+
+std::vector<ScheduleRegion> regions_from(const json& v, bool in_region) {
+  if (in_region) fail("a region's schedule cannot have regions of its own");
+  if (!v.is_array()) fail("\"regions\" must be a list of {rows, cols, schedule}, got " + v.dump());
+  std::vector<ScheduleRegion> out;
+  for (const json& r : v) out.push_back(region_from(r));
+  return out;
+}
+
+void read_key(Schedule& s, const std::string& key, const json& v, bool in_region) {
   constexpr int kMax = std::numeric_limits<int>::max();
   if (key == "version") as_int(v, key, 1, 1);
   else if (key == "split_k") s.split_k = as_int(v, key, 1, kMax);
@@ -130,23 +162,21 @@ void read_key(Schedule& s, const std::string& key, const json& v) {
   else if (key == "note") {
     if (!v.is_string()) fail("\"note\" must be a string");
     s.note = v.get<std::string>();
-  } else
+  } else if (key == "regions") s.regions = regions_from(v, in_region);
+  else
     fail("unknown key \"" + key +
          "\" (valid: version, split_k, slice_rule, slice_bounds, slice_align, k_padded, tile_k, partial_tile, k_order, promotion, "
-         "reduction_tree, reduction_format, partial_format, serial, sum_format, c, tf32_operands, note)");
+         "reduction_tree, reduction_format, partial_format, serial, sum_format, c, tf32_operands, note, regions)");
 }
 
-}  // namespace
-
-Schedule parse_schedule(const std::string& text) {
-  const json j = parse_strict(text);
+Schedule schedule_from(const json& j, bool in_region) {
   if (!j.is_object()) fail("a schedule is a JSON object, got " + j.dump());
   Schedule s;
-  for (const auto& [key, value] : j.items()) read_key(s, key, value);
+  for (const auto& [key, value] : j.items()) read_key(s, key, value, in_region);
   return s;
 }
 
-std::string schedule_to_json(const Schedule& s) {
+json to_json(const Schedule& s) {
   json j = json::object();
   j["version"] = 1;
   j["split_k"] = s.split_k;
@@ -166,7 +196,19 @@ std::string schedule_to_json(const Schedule& s) {
   j["c"] = name_in(kCEntry, s.c_entry);
   j["tf32_operands"] = name_in(kTf32, s.tf32_operands);
   if (!s.note.empty()) j["note"] = s.note;
-  return j.dump();
+  if (!s.regions.empty()) {
+    j["regions"] = json::array();
+    for (const ScheduleRegion& r : s.regions)
+      j["regions"].push_back({{"rows", {r.row_begin, r.row_end}}, {"cols", {r.col_begin, r.col_end}},
+                              {"schedule", to_json(r.schedule)}});
+  }
+  return j;
 }
+
+}  // namespace
+
+Schedule parse_schedule(const std::string& text) { return schedule_from(parse_strict(text), false); }
+
+std::string schedule_to_json(const Schedule& s) { return to_json(s).dump(); }
 
 }  // namespace tcnum

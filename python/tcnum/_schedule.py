@@ -11,8 +11,11 @@ constructs is one tcnum.gemm accepts (up to the K-dependent checks: resolve() ma
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, fields
+
+import numpy as np
 
 from . import _tcnum
 from ._catalog import resolve_model
@@ -35,7 +38,9 @@ class Schedule:
     slice's partial is rounded to first: same names), serial (serial split-K: slice 0's partial
     is written rounded to reduction_format, each next slice adds its fp32 partial to it),
     c ("first_slice" | "first_partial" | "after_reduction"), sum_format (with C after the
-    reduction: what the reduced sum is rounded to before C is added), tf32_operands ("truncate" | "nearest_even"), note.
+    reduction: what the reduced sum is rounded to before C is added), tf32_operands ("truncate" | "nearest_even"), note,
+    regions (((row_begin, row_end), (col_begin, col_end), Schedule), ...): rectangles of D that run
+    a schedule of their own, as cuBLAS's segment-K kernels split only some output tiles.
     """
 
     split_k: int = 1
@@ -55,6 +60,7 @@ class Schedule:
     c: str = "first_slice"
     tf32_operands: str = "truncate"
     note: str = ""
+    regions: tuple | None = None
 
     def __post_init__(self):
         for name in ("slice_bounds", "k_order"):
@@ -63,6 +69,8 @@ class Schedule:
                 object.__setattr__(self, name, tuple(v))
         if self.reduction_tree is not None:
             object.__setattr__(self, "reduction_tree", _tuple_tree(self.reduction_tree))
+        if self.regions is not None:
+            object.__setattr__(self, "regions", tuple(_region(r) for r in self.regions))
         _tcnum.schedule_normalize(self._json_text())  # raises ValueError naming the field
 
     def _as_dict(self) -> dict:
@@ -72,6 +80,8 @@ class Schedule:
             if v is None or (f.name == "note" and not v):
                 continue
             out[f.name] = v
+        if self.regions is not None:
+            out["regions"] = [{"rows": list(r), "cols": list(c), "schedule": s._as_dict()} for r, c, s in self.regions]
         return out
 
     def _json_text(self) -> str:
@@ -90,13 +100,38 @@ class Schedule:
             raise TypeError(f"Schedule.from_json takes a JSON string or a dict, got {type(text).__name__}")
         data = json.loads(_tcnum.schedule_normalize(text))
         data.pop("version", None)
+        if "regions" in data:
+            data["regions"] = tuple(((r["rows"][0], r["rows"][1]), (r["cols"][0], r["cols"][1]), cls.from_json(r["schedule"]))
+                                    for r in data["regions"])
         return cls(**data)
+
+    def for_sample(self, rows, cols) -> "Schedule":
+        """The schedule of the sub-GEMM of D's rows `rows` and columns `cols` (ascending): each
+        region moved to the sample's indices (library corpora keep a sample of D)."""
+        if not self.regions:
+            return self
+        rows, cols = np.asarray(rows), np.asarray(cols)
+        moved = []
+        for (r0, r1), (c0, c1), s in self.regions:
+            i0, i1 = np.searchsorted(rows, [r0, r1])
+            j0, j1 = np.searchsorted(cols, [c0, c1])
+            if i0 < i1 and j0 < j1:
+                moved.append(((int(i0), int(i1)), (int(j0), int(j1)), s))
+        return dataclasses.replace(self, regions=tuple(moved) or None)
 
     def resolve(self, instr, k: int, arch: str = "sm_90") -> list:
         """Every slice's k-steps as (begin, length) pairs for K under an instruction."""
         compiled = resolve_model(arch, None)
         name = instr if isinstance(instr, str) else instr.name
         return [list(map(tuple, s)) for s in _tcnum.schedule_resolve(self._json_text(), compiled, name, int(k))]
+
+
+def _region(r):
+    """((row_begin, row_end), (col_begin, col_end), Schedule) from tuples, lists or a dict."""
+    if isinstance(r, dict):
+        r = (r["rows"], r["cols"], r["schedule"])
+    rows, cols, s = r
+    return ((int(rows[0]), int(rows[1])), (int(cols[0]), int(cols[1])), as_schedule(s))
 
 
 def as_schedule(schedule) -> Schedule | None:

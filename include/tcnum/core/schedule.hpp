@@ -11,6 +11,7 @@
 //     tree, with fp32 or D-format additions; where C enters (as slice 0's MMA C, or added
 //     after the reduction);
 //   * K padded with zeros first (k_padded), where a framework pads before it slices;
+//   * regions of D with a schedule of their own (segment-K: only some output tiles split);
 //   * how f32 operands become tf32 (truncated, as the instruction reads them, or rounded to
 //     nearest even first, as cuBLAS's TF32 kernels do).
 // GemmOptions{k_order, split_k} are special cases (schedule_from_options).
@@ -46,6 +47,8 @@ enum class ReductionFormat : std::uint8_t { fp32, d, fp16, bf16 };
 enum class CEntry : std::uint8_t { first_slice, first_partial, after_reduction };
 enum class Tf32Operands : std::uint8_t { truncate, nearest_even };
 
+struct ScheduleRegion;
+
 struct Schedule {
   // --- slices -----------------------------------------------------------------------------
   int split_k = 1;                                 // slice count (ignored with slice_bounds)
@@ -79,8 +82,19 @@ struct Schedule {
   Tf32Operands tf32_operands = Tf32Operands::truncate;
   // Free text: where the schedule comes from (a library plan's provenance); not interpreted.
   std::string note;
+  // --- output tiles -------------------------------------------------------------------------
+  // Rectangles of D that run a schedule of their own (cuBLAS's segment-K kernels split only
+  // some output tiles); the rest of D runs this one. Disjoint, inside D, one level deep.
+  std::vector<ScheduleRegion> regions;
 
   bool operator==(const Schedule&) const = default;
+};
+
+// Rows [row_begin, row_end) and columns [col_begin, col_end) of D, and their schedule.
+struct ScheduleRegion {
+  int row_begin = 0, row_end = 0, col_begin = 0, col_end = 0;
+  Schedule schedule;
+  bool operator==(const ScheduleRegion&) const = default;
 };
 
 // One instruction k-step: source k in [begin, begin + length), zero-padded up to in.k.

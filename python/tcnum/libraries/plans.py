@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 
 from .._schedule import Schedule
+from . import segment_k
 from .kernels import KernelInfo, classify
 from .replay import Plan
 
@@ -155,7 +156,11 @@ def candidates(call: dict, max_split: int = 64):
     if isinstance(info, str):
         raise Unexplained(info)
     instr = instruction_for(info, call)
-    return _ordered(info, instr, call, _dimensions(call, info, instr, max_split))
+    ordered = _ordered(info, instr, call, _dimensions(call, info, instr, max_split))
+    if info.segment_k:  # some output tiles split along K (segment_k.py), the rest one chain each
+        base = Schedule(tile_k=info.tile_k or instr_k(instr), tf32_operands="nearest_even", note=info.name)
+        return itertools.chain((Plan(instr, s) for s in segment_k.candidates(base, call, info.name)), ordered)
+    return ordered
 
 
 def _ordered(info: KernelInfo, instr: str, call: dict, dims: dict):
