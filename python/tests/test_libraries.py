@@ -206,3 +206,44 @@ def test_the_reproduce_torch_example_runs_without_a_gpu(capsys):
     spec.loader.exec_module(example)
     assert example.recorded_call()
     assert "64 of 64 recorded output elements reproduced bit for bit" in capsys.readouterr().out
+
+
+def test_segment_k_tiles_segments_and_tree_follow_the_h100():
+    from tcnum.libraries import segment_k
+
+    # 1024x1024 in 64x128 tiles, G = 120: the last 8 tiles in the kernel's order (blocks of 2 tile
+    # columns, rows serpentine) are rows 0-3 of columns 6-7 (what the H100's designed-input run showed).
+    order = segment_k.tile_order(16, 8, 2)
+    assert sorted(order[-8:]) == [(r, c) for r in range(4) for c in (6, 7)]
+    assert len(set(order)) == 128
+    assert segment_k.tile_order(2, 3, -1) == [(0, 0), (0, 1), (0, 2), (1, 2), (1, 1), (1, 0)]  # rows as blocks
+    # 128 k-tiles in 15 segments: 7 of 8, then 8 of 9 (the remainder on the last ones).
+    bounds = segment_k.segment_bounds(4096, 32, 15)
+    assert [b // 32 for b in bounds] == [0, 8, 16, 24, 32, 40, 48, 56, 65, 74, 83, 92, 101, 110, 119, 128]
+    assert segment_k.from_the_end(5) == (((4, 3), (2, 1)), 0)
+    base = tcnum.Schedule(tile_k=32, tf32_operands="nearest_even")
+    s = segment_k.schedule(base, 1024, 1024, 4096, (64, 128), 120, 2)
+    assert [(r, c) for r, c, _ in s.regions] == [((0, 256), (768, 1024))]
+    assert s.regions[0][2].slice_bounds == bounds
+    assert segment_k.schedule(base, 1024, 1024, 4096, (64, 128), 128, 2) is None  # no partial wave
+
+
+def test_a_schedule_with_regions_is_the_sub_gemms_and_follows_a_sample():
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((40, 300)).astype(ml_dtypes.bfloat16)
+    b = (rng.standard_normal((300, 24)) * 2.0 ** rng.integers(-10, 10, (300, 24))).astype(ml_dtypes.bfloat16)
+    split = tcnum.Schedule(slice_bounds=(0, 100, 200, 300), reduction_tree=((2, 1), 0))
+    s = tcnum.Schedule(regions=[((8, 24), (16, 24), split)])
+    assert tcnum.Schedule.from_json(s.to_json()) == s
+    d = np.asarray(tcnum.gemm(a, b, schedule=s)).view(np.uint32)
+    plain = np.asarray(tcnum.gemm(a, b)).view(np.uint32)
+    inside = np.asarray(tcnum.gemm(a[8:24], b[:, 16:24], schedule=split)).view(np.uint32)
+    assert np.array_equal(d[8:24, 16:24], inside) and not np.array_equal(inside, plain[8:24, 16:24])
+    mask = np.ones(d.shape, bool)
+    mask[8:24, 16:24] = False
+    assert np.array_equal(d[mask], plain[mask])
+    rows, cols = [0, 9, 23, 30], [1, 17, 20]
+    sub = np.asarray(tcnum.gemm(a[rows], b[:, cols], schedule=s.for_sample(rows, cols))).view(np.uint32)
+    assert np.array_equal(sub, d[np.ix_(rows, cols)])
+    with pytest.raises(ValueError, match="overlap"):
+        tcnum.gemm(a, b, schedule=tcnum.Schedule(regions=[((0, 10), (0, 10), split), ((5, 6), (5, 6), split)]))

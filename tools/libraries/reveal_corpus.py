@@ -47,6 +47,29 @@ def _reveal_one(args):
     return entry
 
 
+def _still_holding(table: str, work: list) -> dict:
+    """The entries of an earlier table that need no new reveal: a plan, and where it is marked
+    rule, still the plan the rule gives today."""
+    from tcnum.libraries.plans import Unexplained, plan_for  # noqa: PLC0415
+
+    with gzip.open(table, "rt", encoding="utf-8") as f:
+        old = {(e["corpus"], e["index"]): e for e in map(json.loads, list(f)[1:])}
+    kept = {}
+    for name, index, call, _ in work:
+        e = old.get((name, index))
+        if e is None or e.get("plan") is None:
+            continue
+        if e.get("source") == "rule":
+            try:
+                rule = plan_for(call)
+            except Unexplained:
+                continue
+            if rule.instruction != e["plan"]["instruction"] or json.loads(rule.schedule.to_json()) != e["plan"]["schedule"]:
+                continue
+        kept[(name, index)] = e
+    return kept
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("corpora", nargs="+", help="library corpus files (.jsonl.gz)")
@@ -54,6 +77,9 @@ def main(argv=None) -> int:
     ap.add_argument("--budget", type=int, default=3000, help="candidates tried per call (default 3000)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
     ap.add_argument("--force", action="store_true", help="replace an existing --out")
+    ap.add_argument("--update", metavar="TABLE",
+                    help="keep TABLE's entries that still hold (a plan, and where marked rule, today's rule) and "
+                         "reveal only the others: calls it leaves unexplained, or whose rule has changed")
     ap.add_argument("--log", action="append", default=[],
                     help="cuBLASLt logs of the same calls (tools/libraries/heuristic_variants.py output): the "
                          "logged split count replaces the heuristic's in the rule")
@@ -85,13 +111,17 @@ def main(argv=None) -> int:
     except LibraryCorpusError as e:
         print(f"reveal_corpus: {e}", file=sys.stderr)
         return 2
-    t0, entries, counts = time.time(), [], collections.Counter()
+    kept = _still_holding(args.update, work) if args.update else {}
+    todo = [w for w in work if (w[0], w[1]) not in kept]
+    t0, revealed, counts = time.time(), {}, collections.Counter()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for i, entry in enumerate(pool.map(_reveal_one, work, chunksize=8), 1):
-            entries.append(entry)
+        for i, entry in enumerate(pool.map(_reveal_one, todo, chunksize=8), 1):
+            revealed[(entry["corpus"], entry["index"])] = entry
             counts[entry.get("source", "none")] += 1
-            if i % 100 == 0 or i == len(work):
-                print(f"reveal_corpus: {i}/{len(work)} calls, {dict(counts)}, {time.time() - t0:.0f} s", file=sys.stderr)
+            if i % 100 == 0 or i == len(todo):
+                print(f"reveal_corpus: {i}/{len(todo)} calls, {dict(counts)}, {time.time() - t0:.0f} s", file=sys.stderr)
+    entries = [kept.get((w[0], w[1])) or revealed[(w[0], w[1])] for w in work]
+    counts = collections.Counter(e.get("source", "none") for e in entries)
     folder = os.path.dirname(os.path.abspath(args.out))
     os.makedirs(folder, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=folder, suffix=".partial")

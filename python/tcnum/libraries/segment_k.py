@@ -21,7 +21,7 @@ import re
 from .._schedule import Schedule
 
 WORKERS = (120, 132, 66, 128, 60)  # G: what the H100 runs, most frequent first
-WIDTHS = (2, 4, 8, 1, 16)  # W: tile columns per raster block
+WIDTHS = (2, 4, 8, 1, 16, -2, -4, -8, -16)  # W: tile columns per raster block (negative: tile rows)
 
 
 def tile_shape(kernel: str) -> tuple[int, int] | None:
@@ -30,7 +30,10 @@ def tile_shape(kernel: str) -> tuple[int, int] | None:
 
 
 def tile_order(mt: int, nt: int, width: int) -> list[tuple[int, int]]:
-    """Output tiles in the kernel's order: blocks of `width` tile columns, rows serpentine."""
+    """Output tiles in the kernel's order: blocks of `width` tile columns, rows serpentine; a
+    negative width: blocks of -width tile rows, columns serpentine (the raster along M)."""
+    if width < 0:
+        return [(r, c) for c, r in tile_order(nt, mt, -width)]
     order = []
     for block, c0 in enumerate(range(0, nt, width)):
         rows = range(mt) if block % 2 == 0 else range(mt - 1, -1, -1)
@@ -57,26 +60,35 @@ def from_the_end(segments: int):
 
 
 def _rectangles(tiles: list[tuple[int, int]], tm: int, tn: int, m: int, n: int) -> list:
-    """Tiles as D rectangles: each row's run of adjacent tile columns, one rectangle."""
-    rects = []
+    """Tiles as few D rectangles: each row's run of adjacent tile columns, then equal runs of
+    adjacent rows joined."""
+    runs = []
     for r, c in sorted(tiles):
         rows, cols = (r * tm, min(m, r * tm + tm)), (c * tn, min(n, c * tn + tn))
-        if rects and rects[-1][0] == rows and rects[-1][1][1] == cols[0]:
-            rects[-1] = (rows, (rects[-1][1][0], cols[1]))
+        if runs and runs[-1][0] == rows and runs[-1][1][1] == cols[0]:
+            runs[-1] = (rows, (runs[-1][1][0], cols[1]))
+        else:
+            runs.append((rows, cols))
+    rects = []
+    for rows, cols in sorted(runs, key=lambda x: (x[1], x[0])):
+        if rects and rects[-1][1] == cols and rects[-1][0][1] == rows[0]:
+            rects[-1] = ((rects[-1][0][0], rows[1]), cols)
         else:
             rects.append((rows, cols))
-    return rects
+    return sorted(rects)
 
 
 def schedule(base: Schedule, m: int, n: int, k: int, tile: tuple[int, int], workers: int, width: int,
-             segments: int | None = None) -> Schedule | None:
-    """The segment-K schedule: `base` (one chain) outside the split tiles, S segments inside.
-    None where nothing is split (S < 2)."""
+             segments: int | None = None, last: int | None = None) -> Schedule | None:
+    """The segment-K schedule: `base` (one chain) outside the split tiles (the last L in the
+    kernel's order: the partial wave of G workers unless given), S segments inside. None where
+    nothing is split (S < 2)."""
     tm, tn = tile
     mt, nt = -(-m // tm), -(-n // tn)
     total = mt * nt
-    last = total % workers if total >= workers else total
-    if last == 0:
+    if last is None:
+        last = total % workers if total >= workers else total
+    if last == 0 or last > total:
         return None
     s = segments or workers // last
     tile_k = base.tile_k
@@ -84,7 +96,7 @@ def schedule(base: Schedule, m: int, n: int, k: int, tile: tuple[int, int], work
         return None
     split = dataclasses.replace(base, slice_bounds=segment_bounds(k, tile_k, s), reduction_tree=from_the_end(s))
     rects = _rectangles(tile_order(mt, nt, width)[total - last:], tm, tn, m, n)
-    note = f"{base.note}; segment-K G={workers} W={width} S={s}"
+    note = f"{base.note}; segment-K G={workers} W={width} L={last} S={s}"
     return dataclasses.replace(base, note=note, regions=tuple((r, c, split) for r, c in rects))
 
 
@@ -119,3 +131,10 @@ def candidates(base: Schedule, call: dict, kernel: str):
                     if sched is not None and sched not in seen:
                         seen.add(sched)
                         yield sched
+        # The logged L x S read as any split of it: the last L tiles in S segments.
+        for s in range(2, 17) if units else ():
+            for w in WIDTHS:
+                sched = schedule(base, m, n, k, t, 0, w, s, units // s) if units % s == 0 else None
+                if sched is not None and sched not in seen:
+                    seen.add(sched)
+                    yield sched
