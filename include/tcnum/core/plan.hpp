@@ -53,6 +53,14 @@ struct MmaPlan {
   Format a_seen = Format::fp16, b_seen = Format::fp16;  // operand formats after unpack_format
   int product_shift = 0;        // F minus the fraction bits of a product
   bool sum_fits_int32 = false;  // a block's aligned terms plus C's always fit int32 (no overflow check)
+  // A block's aligned terms could exceed int32 (K = 32 fp8/FP6/FP4 with 25 kept bits): they are
+  // summed exactly in int32 over runs of kWideRun products, the runs and C's term in double.
+  bool wide_sum = false;
+  static constexpr int kWideRun = 16;
+  // Block-scaled with one term per product (scale_group 1) and scales without significand bits
+  // (ue8m0): every scale is folded into its operand's exponent plane by the caller that decodes
+  // the planes (gemm); mma_element, mma_batch and mma_tiles, which take no scales, refuse it.
+  bool scales_in_exponents = false;
   int align_floor = 0;          // the alignment-exponent floor, or kNoFloor
   static constexpr int kNoFloor = -(1 << 24);
   // The fast kernel's single-element function for these formats and K, resolved by compile_plan
