@@ -129,14 +129,22 @@ using BatchStepFn = std::uint32_t (*)(const MmaPlan& plan, OperandPlanes a, Oper
 // (kEmptyBlock if none), and near = sig · 2^(exponent − that maximum), so that the kernel scales
 // a product by one power of two per lane and block instead of one per product
 // (fast_kernel_body.inc). `scale` multiplies the significands (2^product_shift for A, 1 for B).
-// exponent_offset (null, or [j][lane] like raw): each operand's power-of-two block scale
-// (MmaPlan::scales_in_exponents), added to the exponent of a finite nonzero operand;
-// kSpecialExponent (a NaN scale) marks the operand NaN, whatever its value.
+// `scales` (null for an instruction without block scales): each operand's scale, folded in as
+// the plan says (MmaPlan::scales_in_exponents, MmaPlan::scaled_groups; apply_scales).
+struct ScalePlanes;
 using PreparePlanesFn = void (*)(const MmaPlan& plan, Format storage, Format seen, float scale, const std::uint32_t* raw,
-                                 const std::int32_t* exponent_offset, float* sig, std::int32_t* exp, float* near,
+                                 const ScalePlanes* scales, float* sig, std::int32_t* exp, float* near,
                                  std::int32_t* block_max);
-// The exponent offset of a power-of-two scale's raw bits: its exponent, or kSpecialExponent for NaN.
-std::int32_t scale_exponent(Format scale_type, std::uint32_t bits);
+
+// The block scales of one k-step's operands, decoded ([j][lane], like their raw bits): each
+// scale's significand (1 for ue8m0) and nominal exponent (kZeroExponent for a zero scale,
+// kSpecialExponent for NaN), as the reference datapath sees the scale.
+struct ScalePlanes {
+  const float* sig;
+  const std::int32_t* exp;
+};
+// One scale's plane value (by a table of the 256 patterns per scale format).
+PlaneValue scale_value(Format scale_type, std::uint32_t bits);
 
 // One output element (mma_element) with its K <= 64 products as the lanes, in k order (each
 // block picks its products by PlanBlock::members): D into d, or false where the reference must

@@ -37,24 +37,44 @@ bool fast_operand(Format f) {
 std::string fast_inputs(const MmaPlan& plan) {
   const DatapathParams& p = plan.params;
   const Instruction& in = plan.instruction;
-  if (in.block_scaled()) {
-    // One term per product and power-of-two scales: a scale is an exponent offset of its operand.
-    if (p.scale_group != 1) return "block-scaled with scale_group > 1 (scaled group sums)";
-    if (spec(in.scale_type).frac_bits != 0) return "block scales with significand bits, one term per product";
-  }
+  // One term per product and power-of-two scales: a scale is an exponent offset of its operand.
+  if (in.block_scaled() && p.scale_group == 1 && spec(in.scale_type).frac_bits != 0)
+    return "block scales with significand bits, one term per product";
+  // Scaled groups hold their operands as fixed-point integers: formats without NaN/Inf.
+  if (in.block_scaled() && p.scale_group > 1 && (spec(plan.a_seen).has_nan || spec(plan.b_seen).has_nan))
+    return "scaled groups of operands with NaN/Inf";
   if (!fast_operand(plan.a_seen) || !fast_operand(plan.b_seen)) return "operand formats outside the planes' decoders";
   if (p.flush_subnormal_inputs) return "flush_subnormal_inputs";
   if (!p.overflow_to_inf) return "overflow_to_inf = false (saturating sums)";
   if (p.addend == AddendEntry::last_block) return "C enters in a block of its own (addend last_block)";
   if (!narrow_float(in.c_type) || !narrow_float(in.d_type) || !narrow_float(p.block_format))
     return "C, D or the block format is not fp32/f16";
-  if (p.frac_bits > 28) return "more than 28 kept fraction bits";
+  return "";
+}
+
+// Scaled groups (scale_group > 1): a group's sum of fixed-point products times both scales'
+// significands must be an exact float integer, and a block's aligned group terms plus C's an
+// exact double (returns why not).
+std::string prove_group_bounds(MmaPlan& plan, int block) {
+  const Instruction& in = plan.instruction;
+  const int F = plan.params.frac_bits, group = plan.params.scale_group, fs = spec(in.scale_type).frac_bits;
+  auto unit = [](Format f) { return spec(f).emin() - spec(f).frac_bits; };  // exponent of the smallest subnormal
+  auto largest_fixed = [&](Format f) { return std::ldexp(to_double(f, max_finite_bits(f, false)), -unit(f)); };
+  const double scale_sig = std::ldexp(1.0, fs + 1) - 1;
+  const double group_sum = group * largest_fixed(plan.a_seen) * largest_fixed(plan.b_seen) * scale_sig * scale_sig;
+  if (group_sum >= std::ldexp(1.0, 24)) return "a scaled group's sum could exceed float's exact integers";
+  plan.group_shift = F + unit(plan.a_seen) + unit(plan.b_seen) - 2 * fs;
+  if (plan.group_shift > 62) return "a scaled group's aligned term could exceed 63 bits";
+  const double terms = (block / group) * std::ldexp(group_sum, std::max(plan.group_shift, 0)) + std::ldexp(1.0, F + 1);
+  if (terms >= std::ldexp(1.0, 53)) return "a block's aligned group terms could exceed 53 bits";
+  plan.scaled_groups = plan.wide_sum = true;  // summed in 64-bit lanes, rounded from double
   return "";
 }
 
 // Proves how a block's aligned terms sum exactly: in int32, in int32 runs of kWideRun added in
 // double (wide_sum), or not at all (returns why).
 std::string prove_sum_bounds(MmaPlan& plan, int block) {
+  if (plan.params.frac_bits > 28) return "more than 28 kept fraction bits";
   const int fa = spec(plan.a_seen).frac_bits, fb = spec(plan.b_seen).frac_bits, F = plan.params.frac_bits;
   // Products of two significands of at most 11 bits are exact in a float.
   if (fa > 10 || fb > 10) return "operands (after unpack_format) wider than 11 significant bits";
@@ -77,8 +97,9 @@ std::string build_program(MmaPlan& plan, int block) {
   const DatapathParams& p = plan.params;
   const Instruction& in = plan.instruction;
   if (std::string why = fast_inputs(plan); !why.empty()) return why;
-  if (std::string why = prove_sum_bounds(plan, block); !why.empty()) return why;
-  plan.scales_in_exponents = in.block_scaled();
+  const bool groups = in.block_scaled() && p.scale_group > 1;
+  if (std::string why = groups ? prove_group_bounds(plan, block) : prove_sum_bounds(plan, block); !why.empty()) return why;
+  plan.scales_in_exponents = in.block_scaled() && !groups;
   const bool c_after = p.addend == AddendEntry::ieee_add;
   const int k = in.k, blocks = k / block;
   for (int blk = 0; blk < blocks; ++blk) {
@@ -186,15 +207,30 @@ MmaPlan compile_plan(const DatapathParams& p, const Instruction& in) {
   plan.reference_only = build_program(plan, block);
   plan.fast = plan.reference_only.empty();
   if (!plan.fast) plan.blocks.clear();
-  else if (!plan.scales_in_exponents) plan.element_kernel = detail::kernels().element_for(plan);
+  else if (!in.block_scaled()) plan.element_kernel = detail::kernels().element_for(plan);
   return plan;
 }
 
 namespace detail {
 
-std::int32_t scale_exponent(Format scale_type, std::uint32_t bits) {
+namespace {
+PlaneValue decoded_scale(Format scale_type, std::uint32_t bits) {
   const Decoded d = decode(scale_type, bits);
-  return d.is_nan() ? kSpecialExponent : d.exponent + spec(scale_type).frac_bits;
+  if (d.is_nan()) return {0.0f, kSpecialExponent};
+  if (d.is_zero()) return {0.0f, kZeroExponent};
+  return {static_cast<float>(d.significand), d.exponent + spec(scale_type).frac_bits};
+}
+}  // namespace
+
+PlaneValue scale_value(Format scale_type, std::uint32_t bits) {
+  static const auto tables = [] {
+    std::array<std::array<PlaneValue, 256>, 2> t{};
+    for (std::uint32_t v = 0; v < 256; ++v) t[0][v] = decoded_scale(Format::ue8m0, v), t[1][v] = decoded_scale(Format::ue4m3, v);
+    return t;
+  }();
+  if (scale_type == Format::ue8m0) return tables[0][bits & 0xffu];
+  if (scale_type == Format::ue4m3) return tables[1][bits & 0xffu];
+  return decoded_scale(scale_type, bits);
 }
 
 std::uint32_t fp8_to_f16(Format storage, std::uint32_t bits) { return unpack_bits(storage, Format::fp16, bits); }
@@ -233,7 +269,7 @@ std::size_t mma_batch(const MmaPlan& plan, std::size_t count, const std::uint32_
                const std::uint32_t* c, std::uint32_t* d) {
   const Instruction& in = plan.instruction;
   const auto k = static_cast<std::size_t>(in.k);
-  if (!plan.fast || plan.scales_in_exponents) {  // the reference (which asks for scales where they are missing)
+  if (!plan.fast || in.block_scaled()) {  // the reference (which asks for scales where they are missing)
     for (std::size_t t = 0; t < count; ++t)
       d[t] = mma_element_reference(plan, {a + t * k, k}, {b + t * k, k}, c[t]);
     return count;

@@ -17,7 +17,7 @@ std::size_t mma_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_
   const Instruction& in = plan.instruction;
   const auto M = static_cast<std::size_t>(in.m), N = static_cast<std::size_t>(in.n), K = static_cast<std::size_t>(in.k);
   const std::size_t MK = M * K, NK = N * K, MN = M * N;
-  if (!plan.fast || plan.scales_in_exponents) {  // the reference (which asks for scales where they are missing)
+  if (!plan.fast || in.block_scaled()) {  // the reference (which asks for scales where they are missing)
     for (std::size_t t = 0; t < tiles; ++t)
       for (std::size_t i = 0; i < M; ++i)
         for (std::size_t j = 0; j < N; ++j)

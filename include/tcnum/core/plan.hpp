@@ -57,10 +57,16 @@ struct MmaPlan {
   // summed exactly in int32 over runs of kWideRun products, the runs and C's term in double.
   bool wide_sum = false;
   static constexpr int kWideRun = 16;
-  // Block-scaled with one term per product (scale_group 1) and scales without significand bits
-  // (ue8m0): every scale is folded into its operand's exponent plane by the caller that decodes
-  // the planes (gemm); mma_element, mma_batch and mma_tiles, which take no scales, refuse it.
+  // Block-scaled (scales enter through the planes, which only gemm builds with scales;
+  // mma_element, mma_batch and mma_tiles, which take none, give such a plan to the reference):
+  // with one term per product (scale_group 1) and scales without significand bits (ue8m0),
+  // each scale is folded into its operand's exponent plane (scales_in_exponents); with scaled
+  // groups (scale_group > 1) each operand is held as a fixed-point integer times its scale's
+  // significand and carries its scale's exponent alone (scaled_groups): a group's exact sum is
+  // a float sum of its products, aligned by group_shift + the two scales' exponents - emax.
   bool scales_in_exponents = false;
+  bool scaled_groups = false;
+  int group_shift = 0;  // F + both operands' fixed-point units' exponents - both scales' fraction bits
   int align_floor = 0;          // the alignment-exponent floor, or kNoFloor
   static constexpr int kNoFloor = -(1 << 24);
   // The fast kernel's single-element function for these formats and K, resolved by compile_plan
