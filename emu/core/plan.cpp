@@ -71,8 +71,8 @@ std::string prove_group_bounds(MmaPlan& plan, int block) {
   return "";
 }
 
-// Proves how a block's aligned terms sum exactly: in int32, in int32 runs of kWideRun added in
-// double (wide_sum), or not at all (returns why).
+// Proves how a block's aligned terms sum exactly: in int32, or guarded (wide_sum), or not at
+// all (returns why).
 std::string prove_sum_bounds(MmaPlan& plan, int block) {
   if (plan.params.frac_bits > 28) return "more than 28 kept fraction bits";
   const int fa = spec(plan.a_seen).frac_bits, fb = spec(plan.b_seen).frac_bits, F = plan.params.frac_bits;
@@ -84,8 +84,11 @@ std::string prove_sum_bounds(MmaPlan& plan, int block) {
   const double largest = std::ldexp((std::ldexp(1.0, fa + 1) - 1) * (std::ldexp(1.0, fb + 1) - 1), plan.product_shift);
   const double addend = std::ldexp(1.0, F + 1);
   plan.wide_sum = largest * block >= std::ldexp(1.0, 31);
-  if (plan.wide_sum && largest * MmaPlan::kWideRun >= std::ldexp(1.0, 31))
-    return "a run of 16 aligned terms could exceed 32 bits";
+  // A lane of a single element holds up to 4 products (K <= 64). The step's float guard of a
+  // block's products is within block · (block · largest) · 2^-24 of their sum: far below 2^30.
+  const double guard_error = block * (block * largest) * std::ldexp(1.0, -24) + block;
+  if (plan.wide_sum && (largest * 4 >= std::ldexp(1.0, 31) || guard_error >= std::ldexp(1.0, 28)))
+    return "a block's aligned terms could exceed 32 bits beyond the guarded sums";
   if (largest * block + addend >= std::ldexp(1.0, 53)) return "a block's aligned terms could exceed 53 bits";
   plan.sum_fits_int32 = !plan.wide_sum && largest * block + addend < std::ldexp(1.0, 31);
   return "";
