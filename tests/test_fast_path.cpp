@@ -147,6 +147,42 @@ TEST(FastPath, EverySingleElementOperandPairEqualsReference) {
   }
 }
 
+// Blocks whose aligned terms sum beyond int32 (wide_sum: tcgen05 e4m3, 25 kept bits, 32
+// products of 1.875 · 1.875 at one exponent sum to 2^31.8): single elements, batches and GEMMs
+// (whose 16-lane step hands such lanes back) equal the reference, for sums just below, at and
+// beyond 2^31 and their negatives.
+TEST(FastPath, WideBlockSumsBeyondInt32EqualReference) {
+  const Instruction in = find_instruction("tcgen05.mma.m64n8k32.f32.e4m3.e4m3", 100);
+  const MmaPlan plan = compile_plan(builtin_model(100), in);
+  ASSERT_TRUE(plan.fast && plan.wide_sum);
+  const int K = in.k, N = 16;
+  std::vector<std::uint32_t> a, b(static_cast<std::size_t>(K * N)), c;
+  for (int large = 16; large <= K; large += 4)  // rows: `large` products of 0x77·0x77 (240²), the rest smaller
+    for (std::uint32_t sign : {0x00u, 0x80u})
+      for (int k = 0; k < K; ++k) a.push_back((k < large ? 0x77u : 0x6fu) | sign);
+  for (int k = 0; k < K; ++k)
+    for (int j = 0; j < N; ++j) b[static_cast<std::size_t>(k * N + j)] = j % 3 == 2 ? 0x76u : 0x77u;
+  const int M = static_cast<int>(a.size()) / K;
+  c.assign(static_cast<std::size_t>(M * N), 0);
+  const auto fast = gemm(builtin_model(100), in, M, N, K, a, b, c);
+  GemmOptions ref;
+  ref.path = GemmOptions::Path::reference;
+  EXPECT_EQ(fast, gemm(builtin_model(100), in, M, N, K, a, b, c, ref));
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      const std::vector<std::uint32_t> row(a.begin() + i * K, a.begin() + (i + 1) * K);
+      std::vector<std::uint32_t> col;
+      for (int k = 0; k < K; ++k) col.push_back(b[static_cast<std::size_t>(k * N + j)]);
+      const std::uint32_t want = mma_element_reference(plan, row, col, 0);
+      EXPECT_EQ(fast[static_cast<std::size_t>(i * N + j)], want) << "row " << i << " column " << j;
+      std::uint32_t d = 0;
+      EXPECT_TRUE(mma_element_fast(plan, row, col, 0, d)) << "a single element sums in double";
+      EXPECT_EQ(d, want) << "row " << i << " column " << j;
+      mma_batch(plan, 1, row.data(), col.data(), &c[0], &d);
+      EXPECT_EQ(d, want) << "batch: row " << i << " column " << j;
+    }
+}
+
 TEST(FastPath, DispatchTakesTheBestPathTheCpuHas) {
   __builtin_cpu_init();
   const bool forced = std::getenv("TCNUM_SIMD") != nullptr;
