@@ -11,6 +11,7 @@
 #include <map>
 #include <numeric>
 #include <tuple>
+#include <utility>
 
 #include "tcnum/core/gemm.hpp"
 #include "tcnum/core/plan.hpp"
@@ -30,6 +31,13 @@ std::vector<Instruction> scaled_instructions(int sm) {
   std::vector<Instruction> out;
   for (auto& [key, in] : seen) out.push_back(in);
   return out;
+}
+
+// A block-scaled instruction of sm_100 or sm_120, and its architecture.
+std::pair<int, Instruction> pick_scaled_instruction() {
+  const int sm = *rc::gen::element(100, 120);
+  const auto all = scaled_instructions(sm);
+  return {sm, *rc::gen::elementOf(all)};
 }
 
 // A scale 2^e·(1 + f) with e in [-4, 4] and a random fraction f (none for ue8m0).
@@ -93,9 +101,7 @@ GemmOptions pick_options(int steps) {
 }
 
 RC_GTEST_PROP(FastPathScaled, GemmEqualsReferenceGemm, ()) {
-  const int sm = *rc::gen::element(100, 120);
-  const auto all = scaled_instructions(sm);
-  const Instruction in = *rc::gen::elementOf(all);
+  const auto [sm, in] = pick_scaled_instruction();
   const auto dists = distribution_names();
   const std::string dist = *rc::gen::elementOf(dists);
   const int steps = *rc::gen::inRange(1, 5);
@@ -113,9 +119,7 @@ RC_GTEST_PROP(FastPathScaled, GemmEqualsReferenceGemm, ()) {
 // changed): whatever the plan compiles to (fast, or the reference where the planes cannot hold
 // it), the fast GEMM equals the reference GEMM.
 RC_GTEST_PROP(FastPathScaled, PerturbedScaleRulesEqualReferenceGemm, ()) {
-  const int sm = *rc::gen::element(100, 120);
-  const auto all = scaled_instructions(sm);
-  const Instruction in = *rc::gen::elementOf(all);
+  const auto [sm, in] = pick_scaled_instruction();
   DatapathParams p = builtin_model(sm).params_for(in);
   p.frac_bits = *rc::gen::inRange(8, 40);
   p.block_size = *rc::gen::element(0, 16, 32, 64);
@@ -144,9 +148,7 @@ RC_GTEST_PROP(FastPathScaled, PerturbedScaleRulesEqualReferenceGemm, ()) {
 // a one-step GEMM: element (i, i) is case i's row, column, C and scale vectors, and equals
 // the reference datapath on them.
 RC_GTEST_PROP(FastPathScaled, HardCasesEqualReferenceElements, ()) {
-  const int sm = *rc::gen::element(100, 120);
-  const auto all = scaled_instructions(sm);
-  const Instruction in = *rc::gen::elementOf(all);
+  const auto [sm, in] = pick_scaled_instruction();
   const int count = *rc::gen::inRange(1, 9);
   const auto n = static_cast<std::size_t>(count), K = static_cast<std::size_t>(in.k);
   const auto KS = static_cast<std::size_t>(in.scales_per_row());
