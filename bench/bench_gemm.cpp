@@ -14,6 +14,7 @@
 
 #include <Eigen/Core>
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <cstdint>
 #include <map>
@@ -40,7 +41,10 @@ struct Config {
   const char* instruction;
 };
 
-// The instruction classes of the fast kernel on sm_90, plus sm_80 bf16 (two blocks per step).
+// The instruction classes of the fast kernel on sm_90, plus sm_80 bf16 (two blocks per step);
+// then (kNewConfigs) the classes issue 22 brought onto the fast path: Blackwell's fp8 tcgen05,
+// kind::f8f6f4 (FP4, FP6), the block-scaled kinds (MXFP8, MXFP4, NVFP4), sm_120's mma.sync
+// forms, and sm_70's m8n8k4.
 const Config kConfigs[] = {
     {"bf16_mma_sm90", 90, "mma.m16n8k16.f32.bf16.bf16.f32"},
     {"bf16_wgmma_sm90", 90, "wgmma.m64n256k16.f32.bf16.bf16"},
@@ -50,6 +54,19 @@ const Config kConfigs[] = {
     {"e4m3_mma_sm90", 90, "mma.m16n8k32.f32.e4m3.e4m3.f32"},
     {"bf16_mma_sm80", 80, "mma.m16n8k16.f32.bf16.bf16.f32"},
 };
+const Config kNewConfigs[] = {
+    {"e4m3_tcgen05_sm100", 100, "tcgen05.mma.m128n256k32.f32.e4m3.e4m3"},
+    {"e2m1_f8f6f4_sm100", 100, "tcgen05.mma.m128n256k32.kind::f8f6f4.f32.e2m1.e2m1"},
+    {"e3m2_e2m3_f8f6f4_sm100", 100, "tcgen05.mma.m128n256k32.kind::f8f6f4.f32.e3m2.e2m3"},
+    {"mxf8_e4m3_sm100", 100, "tcgen05.mma.m128n256k32.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e4m3.e4m3.ue8m0"},
+    {"mxf4_sm100", 100, "tcgen05.mma.m128n256k64.kind::mxf4.block_scale.scale_vec::2X.f32.e2m1.e2m1.ue8m0"},
+    {"nvf4_sm100", 100, "tcgen05.mma.m128n256k64.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.ue4m3"},
+    {"e4m3_mma_sm120", 120, "mma.m16n8k32.f32.e4m3.e4m3.f32"},
+    {"e2m1_mma_sm120", 120, "mma.m16n8k32.kind::f8f6f4.f32.e2m1.e2m1.f32"},
+    {"mxf4_mma_sm120", 120, "mma.m16n8k64.kind::mxf4.block_scale.scale_vec::2X.f32.e2m1.e2m1.f32.ue8m0"},
+    {"nvf4_mma_sm120", 120, "mma.m16n8k64.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3"},
+    {"f16_m8n8k4_sm70", 70, "mma.m8n8k4.f32.f16.f16.f32"},
+};
 
 Bits random_bits(tcnum::Format f, std::size_t n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -57,6 +74,16 @@ Bits random_bits(tcnum::Format f, std::size_t n, std::uint64_t seed) {
   Bits v(n);
   const bool fp8 = f == tcnum::Format::e4m3 || f == tcnum::Format::e5m2;
   for (auto& x : v) x = tcnum::encode(f, normal(rng), tcnum::Rounding::nearest_even, fp8);
+  return v;
+}
+
+// Block scales 2^e·(1 + u), e uniform in [-2, 2], u in [0, 1) (ue8m0 keeps the power of two).
+Bits random_scales(tcnum::Format f, std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::uniform_int_distribution<int> e(-2, 2);
+  Bits v(n);
+  for (auto& x : v) x = tcnum::encode(f, std::ldexp(1.0 + u(rng), e(rng)), tcnum::Rounding::toward_zero);
   return v;
 }
 
@@ -118,12 +145,15 @@ void BM_Gemm(benchmark::State& state, const Config& cfg) {
   const tcnum::Model& model = tcnum::builtin_model(cfg.sm);
   const std::size_t n = std::size_t(s) * s;
   const Bits a = random_bits(in.a_type, n, 1), b = random_bits(in.b_type, n, 2), c = random_bits(in.c_type, n, 3);
+  const std::size_t scales = in.block_scaled() ? n / static_cast<std::size_t>(in.scale_block) : 0;
+  const tcnum::BlockScales block_scales{random_scales(in.scale_type, scales, 7), random_scales(in.scale_type, scales, 8)};
   const Timing eigen = eigen_timing(s);
   Timing total;
   for (auto _ : state) {
     const auto t0 = Clock::now();
     const double c0 = process_cpu_seconds();
-    Bits d = tcnum::gemm(model, in, s, s, s, a, b, c, opt);
+    Bits d = in.block_scaled() ? tcnum::gemm(model, in, s, s, s, a, b, c, block_scales, opt)
+                               : tcnum::gemm(model, in, s, s, s, a, b, c, opt);
     benchmark::DoNotOptimize(d.data());
     total.cpu += process_cpu_seconds() - c0;
     total.wall += std::chrono::duration<double>(Clock::now() - t0).count();
@@ -185,9 +215,18 @@ int register_all() {
         ->Args({256, 1, 0})->Args({512, 1, 0})->Args({1024, 1, 0})->Args({256, 0, 0})->Args({1024, 0, 0})
         ->Args({256, 1, 1})->ArgNames({"size", "threads", "reference"})
         ->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
+  for (const Config& cfg : kNewConfigs)
+    benchmark::RegisterBenchmark((std::string("Gemm/") + cfg.label).c_str(), BM_Gemm, cfg)
+        ->Args({256, 1, 0})->Args({512, 1, 0})->Args({256, 0, 0})->Args({256, 1, 1})
+        ->ArgNames({"size", "threads", "reference"})
+        ->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
   for (const Config& cfg : kConfigs)
     benchmark::RegisterBenchmark((std::string("MmaElement/") + cfg.label).c_str(), BM_MmaElement, cfg)
         ->Arg(0)->Arg(1)->Arg(2)->ArgNames({"path"});
+  for (const Config& cfg : kNewConfigs)  // single elements of the unscaled ones (mma_element takes no scales)
+    if (!tcnum::find_instruction(cfg.instruction, cfg.sm).block_scaled())
+      benchmark::RegisterBenchmark((std::string("MmaElement/") + cfg.label).c_str(), BM_MmaElement, cfg)
+          ->Arg(0)->Arg(1)->Arg(2)->ArgNames({"path"});
   for (const Config& cfg : kConfigs)
     benchmark::RegisterBenchmark((std::string("MmaBatch/") + cfg.label).c_str(), BM_MmaBatch, cfg);
   return 0;

@@ -64,25 +64,36 @@ TEST(BlockScaledCatalog, PtxNamesScalesAndArchitectures) {
                UnknownInstruction);  // 4X takes ue4m3
 }
 
-TEST(BlockScaledCatalog, EveryNewInstructionHasARuleAndAReferencePlan) {
+// Every kind-spelled instruction compiles to the fast kernel: the dense kind::f8f6f4, mxf8f6f4
+// (one term per product, ue8m0 scales folded into the exponent planes) and mxf4/mxf4nvf4
+// (scaled 16-product groups of fixed-point FP4 operands); a rule the planes cannot hold keeps
+// the reference and says why.
+TEST(BlockScaledCatalog, EveryNewInstructionHasARuleAndAFastPlan) {
   for (int sm : {100, 120}) {
     int seen = 0;
     for (const Instruction& in : instructions_for(sm)) {
       if (in.kind.empty()) continue;
       ++seen;
       const MmaPlan plan = compile_plan(builtin_model(sm), in);
-      EXPECT_FALSE(plan.fast) << in.name;
-      EXPECT_FALSE(plan.reference_only.empty()) << in.name;
+      EXPECT_TRUE(plan.fast) << in.name << ": " << plan.reference_only;
+      EXPECT_EQ(plan.scales_in_exponents, in.kind == "mxf8f6f4") << in.name;
+      EXPECT_EQ(plan.scaled_groups, in.kind == "mxf4" || in.kind == "mxf4nvf4") << in.name;
     }
     EXPECT_GT(seen, 50) << "sm_" << sm;
   }
-  const MmaPlan dense = compile_plan(builtin_model(120), find_instruction("mma.m16n8k32.kind::f8f6f4.f32.e2m1.e2m1.f32", 120));
-  EXPECT_EQ(dense.reference_only, "FP6/FP4 operands");
-  EXPECT_EQ(compile_plan(builtin_model(120), find_instruction(kMxf8Sm120, 120)).reference_only,
-            "block-scaled (scale vectors)");
-  EXPECT_EQ(compile_plan(builtin_model(100), find_instruction("tcgen05.mma.m64n8k32.kind::f8f6f4.f32.e4m3.e2m1", 100))
-                .reference_only,
-            "FP6/FP4 operands");
+  // Scaled groups of fp8 operands (a model's choice, not a built-in rule): beyond float's exact
+  // integers, so the reference.
+  const Instruction mx = find_instruction(kMxf8Sm120, 120);
+  DatapathParams grouped = builtin_model(120).params_for(mx);
+  grouped.scale_group = 16;
+  EXPECT_EQ(compile_plan(grouped, mx).reference_only, "scaled groups of operands with NaN/Inf");
+  // A scaled plan's kernel needs the scales: the entry points without them still refuse it.
+  const MmaPlan plan = compile_plan(builtin_model(120), mx);
+  const std::vector<std::uint32_t> a(32, 0x38), b(32, 0x2);
+  std::uint32_t d = 0;
+  EXPECT_FALSE(mma_element_fast(plan, a, b, 0, d));
+  EXPECT_THROW(mma_element(plan, a, b, 0), std::invalid_argument);
+  EXPECT_THROW(mma_batch(plan, 1, a.data(), b.data(), &d, &d), std::invalid_argument);
 }
 
 TEST(BlockScaledElement, ScalesAreCheckedAndNaNScalesGiveNaN) {

@@ -73,11 +73,21 @@ TEST(FastPath, EverySm90InstructionHasAFastPlan) {
 // The fast kernel really runs, in batches and for single elements: on N(0,1) inputs no lane
 // or element may need the reference.
 TEST(FastPath, NormalInputsStayOnTheFastKernel) {
-  for (const char* name : {"wgmma.m64n64k16.f32.bf16.bf16", "mma.m16n8k32.f32.e4m3.e4m3.f32",
-                           "wgmma.m64n64k32.f32.e4m3.e4m3", "mma.m16n8k16.f16.f16.f16.f16",
-                           "wgmma.m64n256k8.f32.tf32.tf32", "wgmma.m64n256k16.f16.f16.f16"}) {
-    const Instruction in = find_instruction(name, 90);
-    const MmaPlan plan = compile_plan(builtin_model(90), in);
+  struct Named {
+    const char* name;
+    int sm;
+  };
+  for (const Named& named : {Named{"wgmma.m64n64k16.f32.bf16.bf16", 90}, Named{"mma.m16n8k32.f32.e4m3.e4m3.f32", 90},
+                             Named{"wgmma.m64n64k32.f32.e4m3.e4m3", 90}, Named{"mma.m16n8k16.f16.f16.f16.f16", 90},
+                             Named{"wgmma.m64n256k8.f32.tf32.tf32", 90}, Named{"wgmma.m64n256k16.f16.f16.f16", 90},
+                             Named{"tcgen05.mma.m64n8k32.f32.e4m3.e4m3", 100},
+                             Named{"tcgen05.mma.m64n8k32.kind::f8f6f4.f32.e2m1.e2m1", 100},
+                             Named{"tcgen05.mma.m64n8k32.kind::f8f6f4.f16.e3m2.e2m3", 100},
+                             Named{"mma.m16n8k32.kind::f8f6f4.f32.e4m3.e2m3.f32", 120},
+                             Named{"mma.m16n8k32.f32.e4m3.e4m3.f32", 120}, Named{"mma.m8n8k4.f32.f16.f16.f32", 70}}) {
+    const char* name = named.name;
+    const Instruction in = find_instruction(name, named.sm);
+    const MmaPlan plan = compile_plan(builtin_model(named.sm), in);
     const auto cases = generate(in, "normal", 256, 7);
     std::size_t slow = 0, slow_elements = 0;
     for (const auto& g : cases) {
@@ -92,7 +102,8 @@ TEST(FastPath, NormalInputsStayOnTheFastKernel) {
 
 // Every fp8 bit pattern of A against every one of B, as single elements of fp8 mma.sync on
 // sm_90 (operands widened to f16, two interleaved passes, C added last) and of sm_80's two
-// blocks of 8 (bf16: the pattern as the high byte). The pair sits at a k that moves with the
+// blocks of 8 (bf16: the pattern as the high byte); every FP6/FP4/fp8 pattern pair of
+// Blackwell's kind::f8f6f4 and tcgen05 fp8 (one block of 32: sums wider than 32 bits). The pair sits at a k that moves with the
 // patterns, three more pattern pairs derived from it beside it, every other operand zero: so
 // subnormals set the alignment as often as normal numbers, and both passes and blocks see them.
 TEST(FastPath, EverySingleElementOperandPairEqualsReference) {
@@ -101,22 +112,27 @@ TEST(FastPath, EverySingleElementOperandPairEqualsReference) {
     int sm;
   };
   for (const Case& cs : {Case{"mma.m16n8k32.f32.e4m3.e4m3.f32", 90}, Case{"mma.m16n8k32.f32.e5m2.e4m3.f32", 90},
-                         Case{"mma.m16n8k32.f16.e5m2.e5m2.f16", 90}, Case{"mma.m16n8k16.f32.bf16.bf16.f32", 80}}) {
+                         Case{"mma.m16n8k32.f16.e5m2.e5m2.f16", 90}, Case{"mma.m16n8k16.f32.bf16.bf16.f32", 80},
+                         Case{"mma.m16n8k32.kind::f8f6f4.f32.e2m1.e3m2.f32", 120},
+                         Case{"tcgen05.mma.m64n8k32.kind::f8f6f4.f16.e2m3.e4m3", 100},
+                         Case{"tcgen05.mma.m64n8k32.f32.e4m3.e5m2", 100}}) {
     const Instruction in = find_instruction(cs.name, cs.sm);
     const MmaPlan plan = compile_plan(builtin_model(cs.sm), in);
     ASSERT_TRUE(plan.fast) << cs.name;
     const auto cases = generate(in, "normal", 64, 11);
     const unsigned shift = in.a_type == Format::bf16 ? 8 : 0;
     const auto k = static_cast<unsigned>(in.k);
+    // Patterns per operand: 256 (fp8; bf16's high byte), 64 (FP6), 16 (FP4).
+    const unsigned na = std::min(256u, 1u << spec(in.a_type).storage_bits), nb = std::min(256u, 1u << spec(in.b_type).storage_bits);
     std::size_t fast = 0;
-    for (unsigned x = 0; x < 256; ++x) {
-      for (unsigned y = 0; y < 256; ++y) {
+    for (unsigned x = 0; x < na; ++x) {
+      for (unsigned y = 0; y < nb; ++y) {
         const std::uint32_t c = cases[(x * 7 + y) % cases.size()].c;
         std::vector<std::uint32_t> a(k, 0), b(k, 0);
         for (unsigned j = 0; j < 4; ++j) {
           const unsigned at = (x + y + j * (k / 4 + 1)) % k;
-          a[at] = ((x + 37 * j) % 256) << shift;
-          b[at] = ((y + 59 * j) % 256) << shift;
+          a[at] = ((x + 37 * j) % na) << shift;
+          b[at] = ((y + 59 * j) % nb) << shift;
         }
         const std::uint32_t want = mma_element_reference(plan.params, in, a, b, c);
         std::uint32_t d = 0;
@@ -127,8 +143,44 @@ TEST(FastPath, EverySingleElementOperandPairEqualsReference) {
         ASSERT_EQ(mma_element(plan, a, b, c), want) << cs.name << " a pattern 0x" << std::hex << x << " b 0x" << y;
       }
     }
-    EXPECT_GT(fast, 256u * 256u / 4) << cs.name << ": the fast path must answer many pairs";
+    EXPECT_GT(fast, na * nb / 4) << cs.name << ": the fast path must answer many pairs";
   }
+}
+
+// Blocks whose aligned terms sum beyond int32 (wide_sum: tcgen05 e4m3, 25 kept bits, 32
+// products of 1.875 · 1.875 at one exponent sum to 2^31.8): single elements, batches and GEMMs
+// (whose 16-lane step hands such lanes back) equal the reference, for sums just below, at and
+// beyond 2^31 and their negatives.
+TEST(FastPath, WideBlockSumsBeyondInt32EqualReference) {
+  const Instruction in = find_instruction("tcgen05.mma.m64n8k32.f32.e4m3.e4m3", 100);
+  const MmaPlan plan = compile_plan(builtin_model(100), in);
+  ASSERT_TRUE(plan.fast && plan.wide_sum);
+  const int K = in.k, N = 16;
+  std::vector<std::uint32_t> a, b(static_cast<std::size_t>(K * N)), c;
+  for (int large = 16; large <= K; large += 4)  // rows: `large` products of 0x77·0x77 (240²), the rest smaller
+    for (std::uint32_t sign : {0x00u, 0x80u})
+      for (int k = 0; k < K; ++k) a.push_back((k < large ? 0x77u : 0x6fu) | sign);
+  for (int k = 0; k < K; ++k)
+    for (int j = 0; j < N; ++j) b[static_cast<std::size_t>(k * N + j)] = j % 3 == 2 ? 0x76u : 0x77u;
+  const int M = static_cast<int>(a.size()) / K;
+  c.assign(static_cast<std::size_t>(M * N), 0);
+  const auto fast = gemm(builtin_model(100), in, M, N, K, a, b, c);
+  GemmOptions ref;
+  ref.path = GemmOptions::Path::reference;
+  EXPECT_EQ(fast, gemm(builtin_model(100), in, M, N, K, a, b, c, ref));
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      const std::vector<std::uint32_t> row(a.begin() + i * K, a.begin() + (i + 1) * K);
+      std::vector<std::uint32_t> col;
+      for (int k = 0; k < K; ++k) col.push_back(b[static_cast<std::size_t>(k * N + j)]);
+      const std::uint32_t want = mma_element_reference(plan, row, col, 0);
+      EXPECT_EQ(fast[static_cast<std::size_t>(i * N + j)], want) << "row " << i << " column " << j;
+      std::uint32_t d = 0;
+      EXPECT_TRUE(mma_element_fast(plan, row, col, 0, d)) << "a single element sums in double";
+      EXPECT_EQ(d, want) << "row " << i << " column " << j;
+      mma_batch(plan, 1, row.data(), col.data(), &c[0], &d);
+      EXPECT_EQ(d, want) << "batch: row " << i << " column " << j;
+    }
 }
 
 TEST(FastPath, DispatchTakesTheBestPathTheCpuHas) {
@@ -177,7 +229,7 @@ void check_hard_batch(const MmaPlan& plan, std::size_t count) {
 
 // Hard cases on every built-in model.
 RC_GTEST_PROP(FastPath, HardCasesEqualReference, ()) {
-  const int sm = *rc::gen::element(70, 75, 80, 86, 89, 90, 100);
+  const int sm = *rc::gen::element(70, 75, 80, 86, 89, 90, 100, 120);
   const auto all = distinct_instructions(sm);
   const Instruction in = *rc::gen::elementOf(all);
   check_hard_batch(compile_plan(builtin_model(sm), in), static_cast<std::size_t>(*rc::gen::inRange(1, 40)));
@@ -186,7 +238,7 @@ RC_GTEST_PROP(FastPath, HardCasesEqualReference, ()) {
 // Parameters near every built-in model (one to four fields changed): whatever the plan compiles
 // to, it equals the reference datapath on hard cases.
 RC_GTEST_PROP(FastPath, PerturbedModelsEqualReference, ()) {
-  const int sm = *rc::gen::element(70, 75, 80, 86, 89, 90, 100);
+  const int sm = *rc::gen::element(70, 75, 80, 86, 89, 90, 100, 120);
   const auto all = distinct_instructions(sm);
   const Instruction in = *rc::gen::elementOf(all);
   const MmaPlan plan = compile_plan(test::pick_params(in, sm), in);
@@ -197,7 +249,7 @@ RC_GTEST_PROP(FastPath, PerturbedModelsEqualReference, ()) {
 // Random instruction, distribution, shape, k_order and split_k: the fast GEMM equals the
 // reference GEMM element for element.
 RC_GTEST_PROP(FastPath, GemmEqualsReferenceGemm, ()) {
-  const int sm = *rc::gen::element(70, 75, 80, 86, 89, 90, 100);
+  const int sm = *rc::gen::element(70, 75, 80, 86, 89, 90, 100, 120);
   const auto all = distinct_instructions(sm);
   const Instruction in = *rc::gen::elementOf(all);
   const auto dists = distribution_names();

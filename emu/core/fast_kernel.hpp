@@ -34,13 +34,14 @@ std::uint32_t fp8_to_f16(Format storage, std::uint32_t bits);
 extern const std::array<PlaneValue, 256> kE4m3AsF16, kE5m2AsF16;
 
 // One format's fields as compile-time constants: raw pattern r (fields from bit 0) -> plane value.
-template <int kExpBits, int kFracBits, bool kHasInf>
+// Without Inf, the all-ones pattern is NaN (e4m3) where the format has one (FP4/FP6 have none).
+template <int kExpBits, int kFracBits, bool kHasInf, bool kHasNan = true>
 inline PlaneValue decode_fields(std::uint32_t r, float scale) {
   constexpr std::uint32_t kFracMask = (1u << kFracBits) - 1u, kExpMask = (1u << kExpBits) - 1u;
   constexpr int kBias = (1 << (kExpBits - 1)) - 1;
   const std::uint32_t frac = r & kFracMask, biased = (r >> kFracBits) & kExpMask;
   const bool negative = (r >> (kExpBits + kFracBits)) & 1u;
-  if (kHasInf ? biased == kExpMask : (biased == kExpMask && frac == kFracMask)) return {0.0f, kSpecialExponent};
+  if (kHasInf ? biased == kExpMask : (kHasNan && biased == kExpMask && frac == kFracMask)) return {0.0f, kSpecialExponent};
   if (biased == 0 && frac == 0) return {0.0f, kZeroExponent};
   const std::uint32_t sig = biased == 0 ? frac : frac | (1u << kFracBits);
   const int nominal = (biased == 0 ? 1 : static_cast<int>(biased)) - kBias;
@@ -63,6 +64,9 @@ struct PlaneDecode {
     else if constexpr (kSeen == Format::tf32) return decode_fields<8, 10, true>(r >> 13, scale);
     else if constexpr (kSeen == Format::e4m3) return decode_fields<4, 3, false>(r & 0xffu, scale);
     else if constexpr (kSeen == Format::e5m2) return decode_fields<5, 2, true>(r & 0xffu, scale);
+    else if constexpr (kSeen == Format::e2m1) return decode_fields<2, 1, false, false>(r & 0xfu, scale);
+    else if constexpr (kSeen == Format::e2m3) return decode_fields<2, 3, false, false>(r & 0x3fu, scale);
+    else if constexpr (kSeen == Format::e3m2) return decode_fields<3, 2, false, false>(r & 0x3fu, scale);
     else return decode_fields<8, 23, true>(r, scale);
   }
 };
@@ -89,6 +93,9 @@ decltype(auto) with_plane_decoder(Format storage, Format seen, Fn&& fn) {
     case Format::tf32: return fn(PlaneDecode<Format::tf32, Format::tf32>{});
     case Format::e4m3: return fn(PlaneDecode<Format::e4m3, Format::e4m3>{});
     case Format::e5m2: return fn(PlaneDecode<Format::e5m2, Format::e5m2>{});
+    case Format::e2m1: return fn(PlaneDecode<Format::e2m1, Format::e2m1>{});
+    case Format::e2m3: return fn(PlaneDecode<Format::e2m3, Format::e2m3>{});
+    case Format::e3m2: return fn(PlaneDecode<Format::e3m2, Format::e3m2>{});
     default: return fn(PlaneDecode<Format::fp32, Format::fp32>{});
   }
 }
@@ -122,8 +129,22 @@ using BatchStepFn = std::uint32_t (*)(const MmaPlan& plan, OperandPlanes a, Oper
 // (kEmptyBlock if none), and near = sig · 2^(exponent − that maximum), so that the kernel scales
 // a product by one power of two per lane and block instead of one per product
 // (fast_kernel_body.inc). `scale` multiplies the significands (2^product_shift for A, 1 for B).
+// `scales` (null for an instruction without block scales): each operand's scale, folded in as
+// the plan says (MmaPlan::scales_in_exponents, MmaPlan::scaled_groups; apply_scales).
+struct ScalePlanes;
 using PreparePlanesFn = void (*)(const MmaPlan& plan, Format storage, Format seen, float scale, const std::uint32_t* raw,
-                                 float* sig, std::int32_t* exp, float* near, std::int32_t* block_max);
+                                 const ScalePlanes* scales, float* sig, std::int32_t* exp, float* near,
+                                 std::int32_t* block_max);
+
+// The block scales of one k-step's operands, decoded ([j][lane], like their raw bits): each
+// scale's significand (1 for ue8m0) and nominal exponent (kZeroExponent for a zero scale,
+// kSpecialExponent for NaN), as the reference datapath sees the scale.
+struct ScalePlanes {
+  const float* sig;
+  const std::int32_t* exp;
+};
+// One scale's plane value (by a table of the 256 patterns per scale format).
+PlaneValue scale_value(Format scale_type, std::uint32_t bits);
 
 // One output element (mma_element) with its K <= 64 products as the lanes, in k order (each
 // block picks its products by PlanBlock::members): D into d, or false where the reference must

@@ -77,22 +77,47 @@ class Planes {
     const int slot = plan_.schedule[kk];
     return slot < st.length ? static_cast<std::size_t>(st.begin + slot) : call_.K;
   }
+  // The decoded block scales of step t's operands ([kk][lane], like the raw operands), or null
+  // for an instruction without them; scale_of(l, s): lane l's raw scale at scale index s.
+  struct StepScales {
+    std::vector<float> sig;
+    std::vector<std::int32_t> exp;
+    ScalePlanes planes{};
+  };
+  template <class ScaleOf>
+  const ScalePlanes* step_scales(std::size_t t, std::size_t lanes, StepScales& out, ScaleOf scale_of) const {
+    if (!call_.scales) return nullptr;
+    const auto per_scale = static_cast<std::size_t>(call_.in.scale_block);
+    out.sig.resize(call_.ik * kLanes), out.exp.resize(call_.ik * kLanes);
+    for (std::size_t kk = 0; kk < call_.ik; ++kk) {
+      const std::size_t src = source_k(t, kk);
+      for (std::size_t l = 0; l < kLanes; ++l) {
+        const PlaneValue v = l < lanes && src < call_.K ? scale_value(call_.in.scale_type, scale_of(l, src / per_scale))
+                                                        : PlaneValue{0.0f, kZeroExponent};  // padding: no term
+        out.sig[kk * kLanes + l] = v.significand, out.exp[kk * kLanes + l] = v.exponent;
+      }
+    }
+    out.planes = {out.sig.data(), out.exp.data()};
+    return &out.planes;
+  }
   // A: 16 rows at a time as the 16 lanes, then each row's planes scattered to [row][k].
   void decode_a(std::size_t rg) {
     const std::size_t ik = call_.ik, blocks = plan_.blocks.size(), S = call_.steps.size(), K = call_.K;
     std::vector<std::uint32_t> raw(ik * kLanes);
     std::vector<float> sig(ik * kLanes), near(ik * kLanes);
     std::vector<std::int32_t> exp(ik * kLanes), top(blocks * kLanes);
+    StepScales scales;
     const std::size_t i0 = rg * kLanes, rows = std::min<std::size_t>(kLanes, call_.M - i0);
     const float a_scale = std::ldexp(1.0f, plan_.product_shift);
+    const auto scale_a = [&](std::size_t l, std::size_t s) { return call_.scales->a[(i0 + l) * call_.scales_per_k + s]; };
     for (std::size_t t = 0; t < S; ++t) {
       for (std::size_t kk = 0; kk < ik; ++kk) {
         const std::size_t src = source_k(t, kk);
         for (std::size_t l = 0; l < kLanes; ++l)
           raw[kk * kLanes + l] = l < rows && src < K ? call_.a[(i0 + l) * K + src] : call_.a_zero;
       }
-      kernels().prepare_planes(plan_, call_.in.a_type, plan_.a_seen, a_scale, raw.data(), sig.data(), exp.data(),
-                               near.data(), top.data());
+      kernels().prepare_planes(plan_, call_.in.a_type, plan_.a_seen, a_scale, raw.data(),
+                               step_scales(t, rows, scales, scale_a), sig.data(), exp.data(), near.data(), top.data());
       for (std::size_t l = 0; l < rows; ++l) {
         const std::size_t at = (i0 + l) * kp() + t * ik;
         for (std::size_t kk = 0; kk < ik; ++kk) {
@@ -108,7 +133,9 @@ class Planes {
   void decode_b(std::size_t g) {
     const std::size_t ik = call_.ik, S = call_.steps.size(), K = call_.K, N = call_.N;
     std::vector<std::uint32_t> raw(ik * kLanes);
+    StepScales scales;
     const std::size_t j0 = g * kLanes, lanes = std::min<std::size_t>(kLanes, N - j0);
+    const auto scale_b = [&](std::size_t l, std::size_t s) { return call_.scales->b[s * N + j0 + l]; };
     for (std::size_t t = 0; t < S; ++t) {
       for (std::size_t kk = 0; kk < ik; ++kk) {
         const std::size_t src = source_k(t, kk);
@@ -116,7 +143,8 @@ class Planes {
           raw[kk * kLanes + l] = l < lanes && src < K ? call_.b[src * N + j0 + l] : call_.b_zero;
       }
       const std::size_t at = (g * kp() + t * ik) * kLanes;
-      kernels().prepare_planes(plan_, call_.in.b_type, plan_.b_seen, 1.0f, raw.data(), store_.b_sig.data() + at,
+      kernels().prepare_planes(plan_, call_.in.b_type, plan_.b_seen, 1.0f, raw.data(),
+                               step_scales(t, lanes, scales, scale_b), store_.b_sig.data() + at,
                                store_.b_exp.data() + at, store_.b_near.data() + at,
                                store_.b_max.data() + ((g * S + t) * plan_.blocks.size()) * kLanes);
     }

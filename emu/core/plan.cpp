@@ -20,7 +20,78 @@ bool narrow_float(Format f) { return f == Format::fp32 || f == Format::fp16; }
 
 // The operand formats the fast kernel's planes were built and tested for.
 bool fast_operand(Format f) {
-  return f == Format::fp16 || f == Format::bf16 || f == Format::tf32 || f == Format::e4m3 || f == Format::e5m2;
+  switch (f) {
+    case Format::fp16:
+    case Format::bf16:
+    case Format::tf32:
+    case Format::e4m3:
+    case Format::e5m2:
+    case Format::e2m1:
+    case Format::e2m3:
+    case Format::e3m2: return true;
+    default: return false;
+  }
+}
+
+// Why the instruction's inputs keep it off the fast kernel ("" if they do not).
+std::string fast_inputs(const MmaPlan& plan) {
+  const DatapathParams& p = plan.params;
+  const Instruction& in = plan.instruction;
+  // One term per product and power-of-two scales: a scale is an exponent offset of its operand.
+  if (in.block_scaled() && p.scale_group == 1 && spec(in.scale_type).frac_bits != 0)
+    return "block scales with significand bits, one term per product";
+  // Scaled groups hold their operands as fixed-point integers: formats without NaN/Inf.
+  if (in.block_scaled() && p.scale_group > 1 && (spec(plan.a_seen).has_nan || spec(plan.b_seen).has_nan))
+    return "scaled groups of operands with NaN/Inf";
+  if (!fast_operand(plan.a_seen) || !fast_operand(plan.b_seen)) return "operand formats outside the planes' decoders";
+  if (p.flush_subnormal_inputs) return "flush_subnormal_inputs";
+  if (!p.overflow_to_inf) return "overflow_to_inf = false (saturating sums)";
+  if (p.addend == AddendEntry::last_block) return "C enters in a block of its own (addend last_block)";
+  if (!narrow_float(in.c_type) || !narrow_float(in.d_type) || !narrow_float(p.block_format))
+    return "C, D or the block format is not fp32/f16";
+  return "";
+}
+
+// Scaled groups (scale_group > 1): a group's sum of fixed-point products times both scales'
+// significands must be an exact float integer, and a block's aligned group terms plus C's an
+// exact double (returns why not).
+std::string prove_group_bounds(MmaPlan& plan, int block) {
+  const Instruction& in = plan.instruction;
+  const int F = plan.params.frac_bits, group = plan.params.scale_group, fs = spec(in.scale_type).frac_bits;
+  auto unit = [](Format f) { return spec(f).emin() - spec(f).frac_bits; };  // exponent of the smallest subnormal
+  auto largest_fixed = [&](Format f) { return std::ldexp(to_double(f, max_finite_bits(f, false)), -unit(f)); };
+  const double scale_sig = std::ldexp(1.0, fs + 1) - 1;
+  const double group_sum = group * largest_fixed(plan.a_seen) * largest_fixed(plan.b_seen) * scale_sig * scale_sig;
+  if (group_sum >= std::ldexp(1.0, 24)) return "a scaled group's sum could exceed float's exact integers";
+  plan.group_shift = F + unit(plan.a_seen) + unit(plan.b_seen) - 2 * fs;
+  if (plan.group_shift > 62) return "a scaled group's aligned term could exceed 63 bits";
+  const double terms = (block / group) * std::ldexp(group_sum, std::max(plan.group_shift, 0)) + std::ldexp(1.0, F + 1);
+  if (terms >= std::ldexp(1.0, 53)) return "a block's aligned group terms could exceed 53 bits";
+  plan.scaled_groups = plan.wide_sum = true;  // summed in 64-bit lanes, rounded from double
+  return "";
+}
+
+// Proves how a block's aligned terms sum exactly: in int32, or guarded (wide_sum), or not at
+// all (returns why).
+std::string prove_sum_bounds(MmaPlan& plan, int block) {
+  if (plan.params.frac_bits > 28) return "more than 28 kept fraction bits";
+  const int fa = spec(plan.a_seen).frac_bits, fb = spec(plan.b_seen).frac_bits, F = plan.params.frac_bits;
+  // Products of two significands of at most 11 bits are exact in a float.
+  if (fa > 10 || fb > 10) return "operands (after unpack_format) wider than 11 significant bits";
+  plan.product_shift = F - fa - fb;
+  // Every aligned product term is below (2^(fa+1) - 1)(2^(fb+1) - 1)·2^shift; C's term (or the
+  // previous block's) is below 2^(F+1).
+  const double largest = std::ldexp((std::ldexp(1.0, fa + 1) - 1) * (std::ldexp(1.0, fb + 1) - 1), plan.product_shift);
+  const double addend = std::ldexp(1.0, F + 1);
+  plan.wide_sum = largest * block >= std::ldexp(1.0, 31);
+  // A lane of a single element holds up to 4 products (K <= 64). The step's float guard of a
+  // block's products is within block · (block · largest) · 2^-24 of their sum: far below 2^30.
+  const double guard_error = block * (block * largest) * std::ldexp(1.0, -24) + block;
+  if (plan.wide_sum && (largest * 4 >= std::ldexp(1.0, 31) || guard_error >= std::ldexp(1.0, 28)))
+    return "a block's aligned terms could exceed 32 bits beyond the guarded sums";
+  if (largest * block + addend >= std::ldexp(1.0, 53)) return "a block's aligned terms could exceed 53 bits";
+  plan.sum_fits_int32 = !plan.wide_sum && largest * block + addend < std::ldexp(1.0, 31);
+  return "";
 }
 
 // Why the fast kernel cannot run this (params, instruction), or "" when it can. Fills the
@@ -28,24 +99,10 @@ bool fast_operand(Format f) {
 std::string build_program(MmaPlan& plan, int block) {
   const DatapathParams& p = plan.params;
   const Instruction& in = plan.instruction;
-  if (in.block_scaled()) return "block-scaled (scale vectors)";
-  if (!fast_operand(plan.a_seen) || !fast_operand(plan.b_seen)) return "FP6/FP4 operands";
-  if (p.flush_subnormal_inputs) return "flush_subnormal_inputs";
-  if (!p.overflow_to_inf) return "overflow_to_inf = false (saturating sums)";
-  if (p.addend == AddendEntry::last_block) return "C enters in a block of its own (addend last_block)";
-  if (!narrow_float(in.c_type) || !narrow_float(in.d_type) || !narrow_float(p.block_format))
-    return "C, D or the block format is not fp32/f16";
-  if (p.frac_bits > 28) return "more than 28 kept fraction bits";
-  const int fa = spec(plan.a_seen).frac_bits, fb = spec(plan.b_seen).frac_bits;
-  // Products of two significands of at most 11 bits are exact in a float.
-  if (fa > 10 || fb > 10) return "operands (after unpack_format) wider than 11 significant bits";
-  plan.product_shift = p.frac_bits - fa - fb;
-  // Every aligned product term is below (2^(fa+1) - 1)(2^(fb+1) - 1)·2^shift; a block's sum of
-  // them must fit int32.
-  const double largest = std::ldexp((std::ldexp(1.0, fa + 1) - 1) * (std::ldexp(1.0, fb + 1) - 1), plan.product_shift);
-  if (largest * block >= std::ldexp(1.0, 31)) return "a block's aligned terms could exceed 32 bits";
-  // C's term (or the previous block's) is below 2^(F+1).
-  plan.sum_fits_int32 = largest * block + std::ldexp(1.0, p.frac_bits + 1) < std::ldexp(1.0, 31);
+  if (std::string why = fast_inputs(plan); !why.empty()) return why;
+  const bool groups = in.block_scaled() && p.scale_group > 1;
+  if (std::string why = groups ? prove_group_bounds(plan, block) : prove_sum_bounds(plan, block); !why.empty()) return why;
+  plan.scales_in_exponents = in.block_scaled() && !groups;
   const bool c_after = p.addend == AddendEntry::ieee_add;
   const int k = in.k, blocks = k / block;
   for (int blk = 0; blk < blocks; ++blk) {
@@ -153,11 +210,31 @@ MmaPlan compile_plan(const DatapathParams& p, const Instruction& in) {
   plan.reference_only = build_program(plan, block);
   plan.fast = plan.reference_only.empty();
   if (!plan.fast) plan.blocks.clear();
-  else plan.element_kernel = detail::kernels().element_for(plan);
+  else if (!in.block_scaled()) plan.element_kernel = detail::kernels().element_for(plan);
   return plan;
 }
 
 namespace detail {
+
+namespace {
+PlaneValue decoded_scale(Format scale_type, std::uint32_t bits) {
+  const Decoded d = decode(scale_type, bits);
+  if (d.is_nan()) return {0.0f, kSpecialExponent};
+  if (d.is_zero()) return {0.0f, kZeroExponent};
+  return {static_cast<float>(d.significand), d.exponent + spec(scale_type).frac_bits};
+}
+}  // namespace
+
+PlaneValue scale_value(Format scale_type, std::uint32_t bits) {
+  static const auto tables = [] {
+    std::array<std::array<PlaneValue, 256>, 2> t{};
+    for (std::uint32_t v = 0; v < 256; ++v) t[0][v] = decoded_scale(Format::ue8m0, v), t[1][v] = decoded_scale(Format::ue4m3, v);
+    return t;
+  }();
+  if (scale_type == Format::ue8m0) return tables[0][bits & 0xffu];
+  if (scale_type == Format::ue4m3) return tables[1][bits & 0xffu];
+  return decoded_scale(scale_type, bits);
+}
 
 std::uint32_t fp8_to_f16(Format storage, std::uint32_t bits) { return unpack_bits(storage, Format::fp16, bits); }
 
@@ -178,6 +255,9 @@ PlaneValue plane_value_converted(Format storage, Format seen, std::uint32_t bits
     case Format::tf32: return PlaneDecode<Format::tf32, Format::tf32>{}(r, scale);
     case Format::e4m3: return PlaneDecode<Format::e4m3, Format::e4m3>{}(r, scale);
     case Format::e5m2: return PlaneDecode<Format::e5m2, Format::e5m2>{}(r, scale);
+    case Format::e2m1: return PlaneDecode<Format::e2m1, Format::e2m1>{}(r, scale);
+    case Format::e2m3: return PlaneDecode<Format::e2m3, Format::e2m3>{}(r, scale);
+    case Format::e3m2: return PlaneDecode<Format::e3m2, Format::e3m2>{}(r, scale);
     default: return PlaneDecode<Format::fp32, Format::fp32>{}(r, scale);
   }
 }
@@ -192,7 +272,7 @@ std::size_t mma_batch(const MmaPlan& plan, std::size_t count, const std::uint32_
                const std::uint32_t* c, std::uint32_t* d) {
   const Instruction& in = plan.instruction;
   const auto k = static_cast<std::size_t>(in.k);
-  if (!plan.fast) {
+  if (!plan.fast || in.block_scaled()) {  // the reference (which asks for scales where they are missing)
     for (std::size_t t = 0; t < count; ++t)
       d[t] = mma_element_reference(plan, {a + t * k, k}, {b + t * k, k}, c[t]);
     return count;
@@ -221,8 +301,8 @@ std::size_t mma_batch(const MmaPlan& plan, std::size_t count, const std::uint32_
         raw_b[j * kLanes + l] = l < lanes ? b[t * k + src] : b_zero;
       }
     }
-    kern.prepare_planes(plan, in.a_type, plan.a_seen, a_scale, raw_a.data(), as.data(), ae.data(), an.data(), amax.data());
-    kern.prepare_planes(plan, in.b_type, plan.b_seen, 1.0f, raw_b.data(), bs.data(), be.data(), bn.data(), bmax.data());
+    kern.prepare_planes(plan, in.a_type, plan.a_seen, a_scale, raw_a.data(), nullptr, as.data(), ae.data(), an.data(), amax.data());
+    kern.prepare_planes(plan, in.b_type, plan.b_seen, 1.0f, raw_b.data(), nullptr, bs.data(), be.data(), bn.data(), bmax.data());
     std::uint32_t fail = kern.batch_step(plan, {as.data(), an.data(), ae.data(), amax.data()},
                                          {bs.data(), bn.data(), be.data(), bmax.data()}, acc);
     for (std::size_t l = 0; l < lanes; ++l) {

@@ -17,7 +17,7 @@ std::size_t mma_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_
   const Instruction& in = plan.instruction;
   const auto M = static_cast<std::size_t>(in.m), N = static_cast<std::size_t>(in.n), K = static_cast<std::size_t>(in.k);
   const std::size_t MK = M * K, NK = N * K, MN = M * N;
-  if (!plan.fast) {
+  if (!plan.fast || in.block_scaled()) {  // the reference (which asks for scales where they are missing)
     for (std::size_t t = 0; t < tiles; ++t)
       for (std::size_t i = 0; i < M; ++i)
         for (std::size_t j = 0; j < N; ++j)
@@ -54,7 +54,7 @@ std::size_t mma_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_
       for (std::size_t kk = 0; kk < K; ++kk)
         for (std::size_t l = 0; l < kLanes; ++l)
           raw[kk * kLanes + l] = l < rows ? ta[(i0 + l) * K + static_cast<std::size_t>(plan.schedule[kk])] : a_zero;
-      prepare(plan, in.a_type, plan.a_seen, a_scale, raw.data(), row_sig.data(), row_exp.data(), row_near.data(),
+      prepare(plan, in.a_type, plan.a_seen, a_scale, raw.data(), nullptr, row_sig.data(), row_exp.data(), row_near.data(),
               row_max.data());
       for (std::size_t l = 0; l < rows; ++l) {
         const std::size_t i = i0 + l;
@@ -75,7 +75,7 @@ std::size_t mma_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_
           raw[kk * kLanes + l] = j < N ? tb[j * K + src] : b_zero;
         }
       }
-      prepare(plan, in.b_type, plan.b_seen, 1.0f, raw.data(), &b_sig[at], &b_exp[at], &b_near[at],
+      prepare(plan, in.b_type, plan.b_seen, 1.0f, raw.data(), nullptr, &b_sig[at], &b_exp[at], &b_near[at],
               &b_max[g * blocks * kLanes]);
     }
     for (std::size_t g = 0; g < groups; ++g) {

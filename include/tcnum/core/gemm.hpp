@@ -48,7 +48,9 @@ struct BlockScales {
 };
 
 // gemm for a block-scaled instruction: K must be a multiple of in.k (no padding of scaled
-// operands). Every element takes the reference datapath (no fast kernel for scales).
+// operands). The built-in rules run the fast kernel: one term per product with power-of-two
+// scales (mxf8f6f4, ue8m0) with each scale folded into its operand's exponent plane; scaled
+// groups (mxf4, mxf4nvf4) as fixed-point FP4 operands times their scales' significands.
 std::vector<std::uint32_t> gemm(const Model& model, const Instruction& in, int m, int n, int k,
                                 const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b,
                                 const std::vector<std::uint32_t>& c, const BlockScales& scales,

@@ -53,6 +53,21 @@ struct MmaPlan {
   Format a_seen = Format::fp16, b_seen = Format::fp16;  // operand formats after unpack_format
   int product_shift = 0;        // F minus the fraction bits of a product
   bool sum_fits_int32 = false;  // a block's aligned terms plus C's always fit int32 (no overflow check)
+  // A block's aligned terms could exceed int32 (K = 32 fp8/FP6/FP4 with 25 kept bits): the
+  // 16-lane step sums them in int32 and hands back the lanes whose float sum of the products
+  // comes near 2^31 (rare: the bound needs nearly all products at the block's top exponent and
+  // significand); a single element sums its lanes in double, scaled groups in 64-bit lanes.
+  bool wide_sum = false;
+  // Block-scaled (scales enter through the planes, which only gemm builds with scales;
+  // mma_element, mma_batch and mma_tiles, which take none, give such a plan to the reference):
+  // with one term per product (scale_group 1) and scales without significand bits (ue8m0),
+  // each scale is folded into its operand's exponent plane (scales_in_exponents); with scaled
+  // groups (scale_group > 1) each operand is held as a fixed-point integer times its scale's
+  // significand and carries its scale's exponent alone (scaled_groups): a group's exact sum is
+  // a float sum of its products, aligned by group_shift + the two scales' exponents - emax.
+  bool scales_in_exponents = false;
+  bool scaled_groups = false;
+  int group_shift = 0;  // F + both operands' fixed-point units' exponents - both scales' fraction bits
   int align_floor = 0;          // the alignment-exponent floor, or kNoFloor
   static constexpr int kNoFloor = -(1 << 24);
   // The fast kernel's single-element function for these formats and K, resolved by compile_plan
