@@ -43,8 +43,9 @@
 #endif
 
 // Every function defined between TCNUM_TARGET_PUSH(features) and TCNUM_TARGET_POP is compiled
-// for those instruction-set features. Clang applies the attribute to the functions declared in
-// the region, lambdas included (checked by tests/simd/check_zmm.sh); GCC to all code in it.
+// for those instruction-set features: GCC's pragma covers all code in the region; clang's
+// attribute every function declared in it, lambdas too (else the AVX-512 intrinsics that they
+// reach would not compile); tests/simd/check_zmm.sh checks the registers each build uses.
 #define TCNUM_PRAGMA(text) _Pragma(#text)
 #if defined(__clang__)
 #define TCNUM_TARGET_PUSH(features) \
