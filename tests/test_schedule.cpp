@@ -20,11 +20,11 @@
 #include "tcnum/core/schedule.hpp"
 
 // The compiler's own IEEE f16 (round-to-nearest-even conversions), independent of tcnum's encoder:
-// _Float16 where the compiler has it in C++ (x86 GCC 12), else aarch64's __fp16 (GCC 12 on aarch64).
-#ifdef __FLT16_MAX__
-using host_f16 = _Float16;
-#else
+// aarch64's __fp16 there (GCC 12 has no _Float16 in C++ on aarch64), _Float16 elsewhere.
+#ifdef __aarch64__
 using host_f16 = __fp16;
+#else
+using host_f16 = _Float16;
 #endif
 
 namespace tcnum {
