@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -178,6 +180,32 @@ TEST(NumprobeOptions, JsonIsAloneOnStdout) {
   EXPECT_NE(numprobe("replay --json " + good, false).output.find("\"passed\": 1"), std::string::npos);
 }
 
+std::string project_version() {  // CMakeLists.txt's project(tcnum VERSION x.y.z): the one source
+  std::ifstream in(std::string(TCNUM_SOURCE_DIR) + "/CMakeLists.txt");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::smatch m;
+  return std::regex_search(text, m, std::regex(R"(project\(tcnum VERSION ([0-9.]+))")) ? m[1].str() : "(none)";
+}
+
+// --version names the build for a bug report, and every --json summary carries the same facts.
+TEST(NumprobeOptions, VersionNamesTheBuild) {
+  const auto v = numprobe("--version", false);
+  EXPECT_EQ(v.status, 0) << v.output;
+  EXPECT_EQ(v.output.rfind("numprobe " + project_version() + "\n", 0), 0u) << v.output;
+  std::smatch id;
+  ASSERT_TRUE(std::regex_search(v.output, id, std::regex("build id: +([0-9a-f]{16})\n"))) << v.output;
+  for (const char* label : {"git revision: ", "compiler: ", "SIMD path: ", "CUDA: ", "MPFR layers: "})
+    EXPECT_TRUE(std::regex_search(v.output, std::regex(std::string("\n") + label + " *[^ \n]+"))) << label << v.output;
+  const std::string good = write_file("version.tcc", kGood);
+  for (const std::string& args : std::vector<std::string>{"list --json", "replay --json " + good}) {
+    const auto r = numprobe(args, false);
+    EXPECT_NE(r.output.find("\"numprobe\": {"), std::string::npos) << args << ":\n" << r.output;
+    EXPECT_NE(r.output.find("\"build_id\": \"" + id[1].str() + "\""), std::string::npos) << args << ":\n" << r.output;
+    EXPECT_NE(r.output.find("\"version\": \"" + project_version() + "\""), std::string::npos) << args;
+    EXPECT_NE(r.output.find("\"git_revision\""), std::string::npos) << args;
+  }
+}
+
 // fuzz and fuzz merge follow the same rule; --devices is checked before any device is touched.
 TEST(NumprobeOptions, FuzzJsonIsAloneOnStdoutAndDevicesAreChecked) {
   const std::string model = temp_path("fuzz_sm90.json"), out = temp_path("fuzz_json"), merged = temp_path("fuzz_merged");
@@ -190,6 +218,10 @@ TEST(NumprobeOptions, FuzzJsonIsAloneOnStdoutAndDevicesAreChecked) {
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_TRUE(only_json(r.output)) << r.output;
   EXPECT_NE(r.output.find("\"cases\": 300"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("\"numprobe\": {"), std::string::npos) << r.output;
+  std::ifstream summary(out + "/summary.json");
+  const std::string kept((std::istreambuf_iterator<char>(summary)), std::istreambuf_iterator<char>());
+  EXPECT_NE(kept.find("\"git_revision\""), std::string::npos) << "summary.json's run names the build:\n" << kept;
   const auto m = numprobe("fuzz merge " + out + " --json --out " + merged, false);
   EXPECT_EQ(m.status, 0) << m.output;
   EXPECT_TRUE(only_json(m.output)) << m.output;

@@ -21,6 +21,14 @@
 #include "tcnum/core/gemm.hpp"
 #include "tcnum/core/schedule.hpp"
 
+// The compiler's own IEEE f16 (round-to-nearest-even conversions), independent of tcnum's encoder:
+// aarch64's __fp16 there (GCC 12 has no _Float16 in C++ on aarch64), _Float16 elsewhere.
+#ifdef __aarch64__
+using host_f16 = __fp16;
+#else
+using host_f16 = _Float16;
+#endif
+
 namespace tcnum {
 namespace {
 
@@ -150,7 +158,7 @@ TEST(Schedule, ReductionTreeAddsInItsOrder) {
 }
 
 // cuBLAS's serial split-K with an f16 output: every slice's partial is written as f16 and the
-// next slice adds its fp32 accumulator to it, rounding to f16 again (_Float16 arithmetic here).
+// next slice adds its fp32 accumulator to it, rounding to f16 again (the compiler's f16 arithmetic here).
 TEST(Schedule, PartialsAndReductionInANarrowFormat) {
   const Instruction& in = bf16_mma();
   const Operands x = random_operands(in, 4, 8, 96, 10, 6);
@@ -163,8 +171,8 @@ TEST(Schedule, PartialsAndReductionInANarrowFormat) {
   for (std::size_t i = 0; i + 1 < s.slice_bounds.size(); ++i)
     p.push_back(run(in, k_range(x, s.slice_bounds[i], s.slice_bounds[i + 1], i == 0)));
   for (std::size_t e = 0; e < d.size(); ++e) {
-    auto h = [&](std::size_t slice) { return static_cast<_Float16>(f32(p[slice][e])); };
-    const auto sum = static_cast<_Float16>(static_cast<float>(static_cast<_Float16>(static_cast<float>(h(0)) + static_cast<float>(h(1)))) +
+    auto h = [&](std::size_t slice) { return static_cast<host_f16>(f32(p[slice][e])); };
+    const auto sum = static_cast<host_f16>(static_cast<float>(static_cast<host_f16>(static_cast<float>(h(0)) + static_cast<float>(h(1)))) +
                                            static_cast<float>(h(2)));
     ASSERT_EQ(d[e], std::bit_cast<std::uint32_t>(static_cast<float>(sum))) << "element " << e;
   }
@@ -173,9 +181,9 @@ TEST(Schedule, PartialsAndReductionInANarrowFormat) {
   s.serial = true;
   d = run(in, x, with(s));
   for (std::size_t e = 0; e < d.size(); ++e) {
-    const auto d0 = static_cast<_Float16>(f32(p[0][e]));
-    const auto d1 = static_cast<_Float16>(static_cast<float>(d0) + f32(p[1][e]));
-    const auto d2 = static_cast<_Float16>(static_cast<float>(d1) + f32(p[2][e]));
+    const auto d0 = static_cast<host_f16>(f32(p[0][e]));
+    const auto d1 = static_cast<host_f16>(static_cast<float>(d0) + f32(p[1][e]));
+    const auto d2 = static_cast<host_f16>(static_cast<float>(d1) + f32(p[2][e]));
     ASSERT_EQ(d[e], std::bit_cast<std::uint32_t>(static_cast<float>(d2))) << "serial, element " << e;
   }
 }
@@ -297,7 +305,7 @@ TEST(Schedule, CAfterReductionIsOneFp32Addition) {
   s.sum_format = ReductionFormat::fp16;
   const auto d3 = run(in, x, with(s));
   for (std::size_t e = 0; e < d3.size(); ++e) {
-    const float rounded = static_cast<float>(static_cast<_Float16>(f32(zero_c[e])));
+    const float rounded = static_cast<float>(static_cast<host_f16>(f32(zero_c[e])));
     ASSERT_EQ(d3[e], std::bit_cast<std::uint32_t>(rounded + f32(x.c[e]))) << "element " << e;
   }
   s.sum_format = ReductionFormat::fp32;

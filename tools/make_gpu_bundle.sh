@@ -9,11 +9,12 @@
 # replay, list, fuzz and the self-check; with MPFR also record/check/fit).
 set -eu
 build=$1 out=$2
-test -x "$build/tools/numprobe" || { echo "no $build/tools/numprobe: build the numprobe target first" >&2; exit 2; }
-mkdir -p "$out/bin" "$out/lib"
+# docs/probes.md's GPU-host steps run both: the self-check first, then numprobe.
 for exe in tools/numprobe probes/tcnum_probe_selfcheck; do
-  test -x "$build/$exe" && cp "$build/$exe" "$out/bin/"
+  test -x "$build/$exe" || { echo "no $build/$exe: configure with -DTCNUM_CUDA=ON and build the numprobe and tcnum_probe_selfcheck targets first" >&2; exit 2; }
 done
+mkdir -p "$out/bin" "$out/lib"
+cp "$build/tools/numprobe" "$build/probes/tcnum_probe_selfcheck" "$out/bin/"
 # Shared libraries other than glibc's own and the driver's (libcuda comes from the target's driver;
 # the CUDA runtime is linked statically).
 for exe in "$out"/bin/*; do
@@ -25,19 +26,23 @@ for exe in "$out"/bin/*; do
   done
 done
 "$build/tools/numprobe" list --arch sm_90 --model > "$out/sm_90.json"
-cat > "$out/numprobe" <<'SH'
+# One wrapper per executable, beside bin/: ./numprobe and ./tcnum_probe_selfcheck.
+for exe in numprobe tcnum_probe_selfcheck; do
+  cat > "$out/$exe" <<SH
 #!/bin/sh
-here=$(cd "$(dirname "$0")" && pwd)
-LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" exec "$here/bin/numprobe" "$@"
+here=\$(cd "\$(dirname "\$0")" && pwd)
+LD_LIBRARY_PATH="\$here/lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}" exec "\$here/bin/$exe" "\$@"
 SH
-chmod +x "$out/numprobe"
+  chmod +x "$out/$exe"
+done
 glibc=$(objdump -T "$out"/bin/* 2>/dev/null | grep -o 'GLIBC_[0-9.]*' | sort -t. -k2,2n -k3,3n -u | tail -1)
 cuda=$(sed -n 's/^set(CMAKE_CUDA_COMPILER_VERSION "\(.*\)")/\1/p' "$build"/CMakeFiles/*/CMakeCUDACompiler.cmake 2>/dev/null | head -1)
 cat > "$out/README" <<NOTE
-tcnum GPU bundle: run ./numprobe (a wrapper that adds lib/ to the library path).
+tcnum GPU bundle: run ./tcnum_probe_selfcheck (every line must say PASS), then ./numprobe
+(wrappers that add lib/ to the library path). ./numprobe --version names the build.
 Target minimums: x86-64 Linux with glibc >= ${glibc#GLIBC_} (the newest symbol version the binaries use),
 an NVIDIA driver that supports the CUDA ${cuda:-toolkit} runtime the probes were built with (the runtime
 is static; the driver's libcuda.so is used), and a GPU whose arch the probes were compiled for.
 Self-check verdicts are cached in \$TCNUM_SELF_CHECK_CACHE or ~/.cache/tcnum/self-check.
 NOTE
-echo "bundle in $out: $(ls "$out/bin" | tr '\n' ' ')(+ $(ls "$out/lib" | wc -l) libraries); $(head -2 "$out/README" | tail -1)"
+echo "bundle in $out: $(ls "$out/bin" | tr '\n' ' ')(+ $(ls "$out/lib" | wc -l) libraries); $(sed -n 4p "$out/README")"

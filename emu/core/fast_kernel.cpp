@@ -3,7 +3,12 @@
 // Highway: the body needs 16-lane int32/float and 16-lane int64/double arithmetic with
 // conversions between them and nothing else; GCC's vector types express exactly that in plain
 // C++ operators, and function-level target attributes give the three builds without a new
-// dependency (docs/benchmarks.md, "Fast path").
+// dependency (docs/benchmarks.md, "Fast path"). The target regions use a mechanism each compiler
+// honours (TCNUM_TARGET_PUSH below: GCC's `#pragma GCC target`, which clang ignores without a
+// word, and clang's `#pragma clang attribute`, as Highway's HWY_PUSH_ATTRIBUTES does), so that
+// "avx512" names AVX-512 code under both; tests/simd/check_zmm.sh checks the objects.
+// Off x86 (aarch64) only the portable build exists, named "portable": GCC's vector extensions
+// lower it to the target's own vectors (NEON on aarch64).
 //
 // The arithmetic of one block, per lane (the hazards listed in docs/benchmarks.md):
 //   emax  = max(nominal exponents of the nonzero products and of the addend), then the floor;
@@ -27,28 +32,41 @@
 #include <bit>
 #include <cstdlib>
 #include <cstring>
-#include <immintrin.h>
 #include <string_view>
 #include <utility>
+
+#if defined(__x86_64__) || defined(__i386__)
+#define TCNUM_KERNEL_X86 1
+#include <immintrin.h>
+#else
+#define TCNUM_KERNEL_X86 0
+#endif
+
+// Every function defined between TCNUM_TARGET_PUSH(features) and TCNUM_TARGET_POP is compiled
+// for those instruction-set features: GCC's pragma covers all code in the region; clang's
+// attribute every function declared in it, lambdas too (else the AVX-512 intrinsics that they
+// reach would not compile); tests/simd/check_zmm.sh checks the registers each build uses.
+#define TCNUM_PRAGMA(text) _Pragma(#text)
+#if defined(__clang__)
+#define TCNUM_TARGET_PUSH(features) \
+  TCNUM_PRAGMA(clang attribute push(__attribute__((target(features))), apply_to = function))
+#define TCNUM_TARGET_POP TCNUM_PRAGMA(clang attribute pop)
+#else
+#define TCNUM_TARGET_PUSH(features) TCNUM_PRAGMA(GCC push_options) TCNUM_PRAGMA(GCC target(features))
+#define TCNUM_TARGET_POP TCNUM_PRAGMA(GCC pop_options)
+#endif
 
 namespace tcnum::detail {
 namespace {
 
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512dq,avx512bw,avx512vl,avx512cd,avx2,fma,bmi,bmi2")
+#if TCNUM_KERNEL_X86
+TCNUM_TARGET_PUSH("avx512f,avx512dq,avx512bw,avx512vl,avx512cd,avx2,fma,bmi,bmi2")
 namespace avx512 {
 // Embedded rounding (AVX-512F: int32 -> fp32 with RZ, fp32 <-> f16) rounds a block in a few
-// instructions. GCC only: clang ignores `#pragma GCC target`, so the intrinsics would not build.
-// Likewise the masked loads of a single element's operands.
-#if defined(__GNUC__) && !defined(__clang__)
+// instructions; masked loads fetch a single element's operands, permutes pick its lanes.
 #define TCNUM_KERNEL_EMBEDDED_ROUNDING 1
 #define TCNUM_KERNEL_MASKED_LOAD 1
 #define TCNUM_KERNEL_LANE_PERMUTE 1
-#else
-#define TCNUM_KERNEL_EMBEDDED_ROUNDING 0
-#define TCNUM_KERNEL_MASKED_LOAD 0
-#define TCNUM_KERNEL_LANE_PERMUTE 0
-#endif
 // The common block layouts (8, 16, 32 products; one or two blocks) as compile-time shapes: here only, where the
 // speed is measured, to keep the build short.
 #define TCNUM_KERNEL_SHAPES 1
@@ -58,10 +76,9 @@ namespace avx512 {
 #undef TCNUM_KERNEL_LANE_PERMUTE
 #undef TCNUM_KERNEL_SHAPES
 }  // namespace avx512
-#pragma GCC pop_options
+TCNUM_TARGET_POP
 
-#pragma GCC push_options
-#pragma GCC target("avx2,fma,bmi,bmi2")
+TCNUM_TARGET_PUSH("avx2,fma,bmi,bmi2")
 namespace avx2 {
 #define TCNUM_KERNEL_EMBEDDED_ROUNDING 0
 #define TCNUM_KERNEL_MASKED_LOAD 0
@@ -73,7 +90,8 @@ namespace avx2 {
 #undef TCNUM_KERNEL_LANE_PERMUTE
 #undef TCNUM_KERNEL_SHAPES
 }  // namespace avx2
-#pragma GCC pop_options
+TCNUM_TARGET_POP
+#endif  // TCNUM_KERNEL_X86
 
 namespace baseline {
 #define TCNUM_KERNEL_EMBEDDED_ROUNDING 0
@@ -87,6 +105,7 @@ namespace baseline {
 #undef TCNUM_KERNEL_SHAPES
 }  // namespace baseline
 
+#if TCNUM_KERNEL_X86
 const KernelSet kAvx512{"avx512", avx512::gemm_chain, avx512::batch_step, avx512::prepare_planes, avx512::element_for};
 const KernelSet kAvx2{"avx2", avx2::gemm_chain, avx2::batch_step, avx2::prepare_planes, avx2::element_for};
 const KernelSet kBaseline{"baseline", baseline::gemm_chain, baseline::batch_step, baseline::prepare_planes, baseline::element_for};
@@ -109,6 +128,11 @@ const KernelSet& choose() {
   if (want == "avx2" && &best == &kAvx512) return kAvx2;
   return best;
 }
+#else   // one build for every CPU of the architecture: nothing to dispatch, TCNUM_SIMD changes nothing
+const KernelSet kPortable{"portable", baseline::gemm_chain, baseline::batch_step, baseline::prepare_planes, baseline::element_for};
+const KernelSet& best_available() { return kPortable; }
+const KernelSet& choose() { return kPortable; }
+#endif
 
 }  // namespace
 

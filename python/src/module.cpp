@@ -14,6 +14,7 @@
 #include "bits.hpp"
 #include "corpus_binding.hpp"
 #include "compare_binding.hpp"
+#include "tcnum/core/build_info.hpp"
 #include "timing.hpp"
 
 namespace tcnum::python {
@@ -121,6 +122,16 @@ NB_MODULE(_tcnum, m) {
   // The package caches built-in models for the life of the process; at exit, with torch loaded,
   // teardown order leaves them alive and nanobind would print (harmless) leak reports.
   nb::set_leak_warnings(false);
+  m.attr("__version__") = version();  // CMakeLists.txt's project version, as pyproject.toml's (one source)
+  m.def("build_info", [] {  // no build id: /proc/self/exe is the Python interpreter here
+    const BuildInfo b = build_info();
+    nb::dict d;
+    d["version"] = b.version;
+    d["git_revision"] = b.git_revision;
+    d["compiler"] = b.compiler;
+    d["simd"] = b.simd;
+    return d;
+  }, "version, git revision (at configure time), compiler and the fast kernel's SIMD path of this build");
 
   nb::class_<Model>(m, "Model")
       .def_static("builtin", [](int sm) { return builtin_model(sm); }, nb::arg("sm"))

@@ -16,11 +16,10 @@ from ._catalog import Instruction, arch_number, default_instruction, instruction
 from ._corpus import CorpusCases, ReplayFailure, ReplayResult, read_corpus, replay
 from ._ops import GemmResult, gemm, mma, mma_element
 from ._schedule import Schedule
-
-__version__ = "0.1.0"
+from ._tcnum import __version__, build_info
 
 __all__ = [
-    "FORMATS", "CorpusCases", "GemmResult", "Instruction", "ReplayFailure", "ReplayResult", "arch_number", "asarray",
+    "FORMATS", "CorpusCases", "GemmResult", "Instruction", "ReplayFailure", "ReplayResult", "arch_number", "asarray", "build_info",
     "Schedule", "decode", "encode", "from_bits", "gemm", "instruction", "instructions", "mma", "mma_element", "model",
     "default_instruction", "libraries", "natural_instruction", "read_corpus", "replay", "testing", "to_bits",
 ]

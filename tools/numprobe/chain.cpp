@@ -23,6 +23,7 @@
 #ifdef TCNUM_HAVE_CUDA
 #include "tcnum/probes/device.hpp"
 #include "tcnum/probes/device_box.hpp"
+#include "version.hpp"
 #endif
 
 namespace numprobe {
@@ -222,7 +223,7 @@ int run_chain(const ChainOptions& o) {
   const std::size_t per_job = static_cast<std::size_t>(o.trials) * static_cast<std::size_t>(o.max_len);
   ProgressBar bar(per_job * jobs.size() * (device ? 2 : 1), o.quiet);
   std::size_t offset = 0;
-  nlohmann::json report = {{"backend", o.backend}, {"arch", arch}, {"model", model.name},
+  nlohmann::json report = {{"numprobe", version_json()}, {"backend", o.backend}, {"arch", arch}, {"model", model.name},
                            {"seed", o.seed},       {"trials", o.trials}, {"max_len", o.max_len},
                            {"configs", nlohmann::json::array()}};
   if (device) report["device"] = device_name;

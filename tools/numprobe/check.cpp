@@ -15,6 +15,7 @@
 #include "device_session.hpp"
 #include "tcnum/core/corpus.hpp"
 #include "tcnum/core/dot.hpp"
+#include "version.hpp"
 
 namespace numprobe {
 namespace {
@@ -109,7 +110,7 @@ int run_check(CheckOptions o) {
   if (bad) bad->commit();
   text << total - total_bad << " passed, " << total_bad << " failed\n";
   if (o.json)
-    std::cout << nlohmann::json{{"seed", o.seed}, {"rows", rows}, {"passed", total - total_bad}, {"failed", total_bad}}.dump(2)
+    std::cout << nlohmann::json{{"numprobe", version_json()}, {"seed", o.seed}, {"rows", rows}, {"passed", total - total_bad}, {"failed", total_bad}}.dump(2)
               << "\n";
   return total_bad == 0 ? 0 : 1;
 }

@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "features_print.hpp"
+#include "version.hpp"
 
 namespace numprobe {
 namespace {
@@ -104,7 +105,7 @@ int run_profile(const DiscoverOptions& o, const Backend& b, const Instruction& i
         if (f16) r["vs_cpu_fp32_cvt_f16"] = c.vs_cpu_fp32_cvt, r["trials_differ_cpu_fp32_cvt_f16"] = c.differ_cpu_fp32_cvt;
         rows.push_back(r);
       }
-    std::cout << nlohmann::json{{"study", "Sun et al. TPDS 2023 §8.1 element-wise profiling"},
+    std::cout << nlohmann::json{{"numprobe", version_json()}, {"study", "Sun et al. TPDS 2023 §8.1 element-wise profiling"},
                                 {"backend", b.description}, {"arch", "sm_" + std::to_string(b.sm)},
                                 {"dtype", std::string(name_of(dtype))}, {"instruction", in.name},
                                 {"acc", std::string(name_of(in.d_type))}, {"trials", o.trials}, {"seed", o.seed},
@@ -218,7 +219,7 @@ int run_feature_ops(const DiscoverOptions& o, const Backend& b, const std::vecto
     }
   }
   if (o.json) {
-    std::cout << nlohmann::json{{"backend", b.description}, {"arch", "sm_" + std::to_string(b.sm)}, {"reports", all}}.dump(2) << "\n";
+    std::cout << nlohmann::json{{"numprobe", version_json()}, {"backend", b.description}, {"arch", "sm_" + std::to_string(b.sm)}, {"reports", all}}.dump(2) << "\n";
   } else if (o.op == "blocksize" && instrs.size() > 1) {
     std::cout << "\nblocksize: products fused per step (FPRev-style survivors, see docs/numprobe.md)\n";
     print_table(std::cout, block_rows, "  ");

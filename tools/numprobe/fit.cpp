@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "output_file.hpp"
 #include "features_print.hpp"
+#include "version.hpp"
 
 namespace numprobe {
 namespace {
@@ -125,7 +126,7 @@ int run_fit(const FitCmdOptions& o) {
     out->commit();
   }
   if (o.json) {
-    std::cout << nlohmann::json{{"backend", b.description}, {"arch", "sm_" + std::to_string(b.sm)}, {"fits", jfits},
+    std::cout << nlohmann::json{{"numprobe", version_json()}, {"backend", b.description}, {"arch", "sm_" + std::to_string(b.sm)}, {"fits", jfits},
                                 {"model", nlohmann::json::parse(model_to_json(fitted))},
                                 {"differs_from_builtin", diff_builtin}, {"seconds", secs}}
                      .dump(2)

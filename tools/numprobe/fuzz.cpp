@@ -17,6 +17,7 @@
 #include "tcnum/core/build_id.hpp"
 #include "tcnum/fuzz/campaign.hpp"
 #include "tcnum/fuzz/generators.hpp"
+#include "version.hpp"
 
 namespace numprobe {
 namespace {
@@ -198,6 +199,9 @@ int run_fuzz(const FuzzOptions& o) {
   cfg.checkpoint_seconds = o.checkpoint_every;
   cfg.raw_limit = o.raw_limit;
   cfg.run_info.emplace_back("build", tcnum::executable_build_id());
+  const nlohmann::json numprobe_build = version_json();  // summary.json's "run" names the build as --version does
+  for (const char* key : {"version", "git_revision", "compiler", "cuda"})
+    cfg.run_info.emplace_back(key, numprobe_build[key].get<std::string>());
 
   std::unique_ptr<tcnum::fuzz::Backend> device;
   int sm = arch_or_default(o.arch);
@@ -239,7 +243,7 @@ int run_fuzz(const FuzzOptions& o) {
   text_stream(o.json) << r.cases << " cases, " << r.mismatches << " mismatches, " << r.signatures << " signatures"
                       << (r.complete ? "" : " (not complete: --resume continues)") << "; " << summary << "\n";
   if (o.json)
-    std::cout << nlohmann::json{{"cases", r.cases},           {"mismatches", r.mismatches},
+    std::cout << nlohmann::json{{"numprobe", version_json()}, {"cases", r.cases},           {"mismatches", r.mismatches},
                                 {"signatures", r.signatures}, {"complete", r.complete},
                                 {"elapsed_s", r.elapsed_s},   {"summary", summary}}
                      .dump(1)

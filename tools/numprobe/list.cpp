@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "tcnum/core/model.hpp"
+#include "version.hpp"
 
 namespace numprobe {
 namespace {
@@ -27,7 +28,7 @@ int run_list(const ListOptions& o) {
       if (o.show_validation) row["validation"] = tcnum::validation_summary(model.validations_for(in));
       rows.push_back(row);
     }
-    std::cout << nlohmann::json{{"arch", "sm_" + std::to_string(sm)}, {"instructions", rows}}.dump(2) << "\n";
+    std::cout << nlohmann::json{{"numprobe", version_json()}, {"arch", "sm_" + std::to_string(sm)}, {"instructions", rows}}.dump(2) << "\n";
     return 0;
   }
   for (const auto& in : tcnum::instructions_for(sm)) {

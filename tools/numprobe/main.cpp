@@ -1,8 +1,10 @@
 // numprobe: tensor-core numerics from the command line.
 #include <csignal>
 #include <iostream>
+#include <string>
 
 #include "commands.hpp"
+#include "version.hpp"
 
 int main(int argc, char** argv) {
   // Past a file-size limit a write fails with EFBIG, reported by the writer that met it, with
@@ -16,6 +18,11 @@ int main(int argc, char** argv) {
       "  numprobe record --instr all --dist all --cases 2000 --seed 1 --out h100.tcc.gz   (GPU)\n"
       "  numprobe check --cases 2000   (GPU: device vs emulator table)\n");
   app.require_subcommand(0, 1);
+  app.set_version_flag("--version", [] {
+    std::string text = numprobe::version_text();
+    text.pop_back();  // CLI11 ends the text with its own newline
+    return text;
+  }, "the version, git revision, build id, compiler, SIMD path and CUDA of this build, then exit");
   numprobe::Status status;
   numprobe::register_replay(app, status);
   numprobe::register_list(app, status);

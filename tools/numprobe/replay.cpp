@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "tcnum/core/corpus.hpp"
 #include "tcnum/core/parallel.hpp"
+#include "version.hpp"
 
 namespace numprobe {
 namespace {
@@ -111,7 +112,7 @@ int run_replay(const ReplayOptions& o) {
   if (failed > static_cast<std::size_t>(shown) && shown >= o.max_errors)
     text << "(" << failed - shown << " more failures not shown; raise --max-errors)\n";
   if (o.json)
-    std::cout << nlohmann::json{{"files", report}, {"passed", passed}, {"failed", failed}}.dump(2) << "\n";
+    std::cout << nlohmann::json{{"numprobe", version_json()}, {"files", report}, {"passed", passed}, {"failed", failed}}.dump(2) << "\n";
   text << passed << " passed, " << failed << " failed\n";
   return failed == 0 ? 0 : 1;
 }

@@ -123,9 +123,9 @@ std::uint32_t mma_element_reference(const MmaPlan& plan, std::span<const std::ui
                                     std::span<const std::uint32_t> scale_a = {},
                                     std::span<const std::uint32_t> scale_b = {});
 
-// The instruction set the fast kernel was dispatched to on this machine: "avx512", "avx2" or
-// "baseline" (SSE2). TCNUM_SIMD=baseline|avx2|avx512 in the environment caps it (a request
-// above what the CPU has is ignored).
+// The instruction set the fast kernel was dispatched to on this machine: on x86, "avx512",
+// "avx2" or "baseline" (SSE2), and TCNUM_SIMD=baseline|avx2|avx512 in the environment caps it (a
+// request above what the CPU has is ignored); elsewhere "portable" (the compiler's own vectors).
 const char* simd_path();
 // What the CPU offers, independent of TCNUM_SIMD.
 const char* simd_best_available();

@@ -1,0 +1,20 @@
+// Which tcnum build is running, in words a bug report can quote: `numprobe --version`, the
+// `--json` summaries and tcnum.__version__ print it.
+#pragma once
+#include <string>
+
+namespace tcnum {
+
+struct BuildInfo {
+  std::string version;       // the project version (CMakeLists.txt's project(): its one source)
+  std::string git_revision;  // `git describe --always --dirty` when CMake configured the build
+  std::string build_id;      // executable_build_id(): a hash of the running executable
+  std::string compiler;      // the C++ compiler that built the core, e.g. "GNU 12.2.0"
+  std::string simd;          // simd_path(): the build of the fast kernel that runs
+};
+
+// The project version, e.g. "0.1.0".
+const char* version();
+BuildInfo build_info();
+
+}  // namespace tcnum
