@@ -22,6 +22,7 @@ import re
 from .._schedule import Schedule
 from .kernels import short_name
 from .plans import Unexplained, instr_k, wgmma_instruction
+from .trees import left_deep, pairwise
 from .replay import Plan
 
 
@@ -51,11 +52,6 @@ def triton_candidates(call: dict):
         yield Plan(instr, Schedule(**kw))
 
 
-def _pairwise(n: int):
-    """tl.sum's tree over n values: pairs of neighbours, level by level."""
-    return _pairwise_of(list(range(n)))
-
-
 def xla_candidates(call: dict):
     x = call.get("xla") or {}
     if call["flags"].get("precision") == "HIGHEST" and call["a"] == "f32":
@@ -72,7 +68,7 @@ def xla_candidates(call: dict):
     bounds = list(range(0, split * kps + 1, kps)) if split > 1 else None  # over K padded to split·kps
     slices = len(bounds) - 1 if bounds else 1
     triton_reduce = (x.get("reduce") or {}).get("fusion_kind") == "__triton"
-    trees = [_pairwise(slices), None] if triton_reduce else [None, _pairwise(slices)]
+    trees = [pairwise(list(range(slices))), None] if triton_reduce else [None, pairwise(list(range(slices)))]
     for tree, partial, tf32 in itertools.product(trees if slices > 1 else [None], ("last", "first"),
                                                  ("truncate", "nearest_even") if "tf32" in instr else ("truncate",)):
         kw = dict(tile_k=tile if tile % ik == 0 else 0, partial_tile=partial, tf32_operands=tf32,
@@ -102,13 +98,6 @@ def _inner_call(call: dict, k: int) -> dict:
     return dict(call, call="xla.cublas", kernels=_cublas_kernels(call["kernels"]), k=k, flags=flags)
 
 
-def _left_deep(leaves: list):
-    tree = leaves[0]
-    for leaf in leaves[1:]:
-        tree = (tree, leaf)
-    return tree
-
-
 def _slice_bounds(inner: Schedule, kps: int, tile: int) -> list[int] | None:
     """cuBLAS's own slice bounds inside one XLA slice of kps."""
     if inner.split_k <= 1:
@@ -131,19 +120,12 @@ def _compose(inner: Schedule, k: int, split: int, kps: int, tile: int, xla_tree:
     for start in range(0, split * kps, kps):
         first = len(bounds) - 1
         bounds += [start + b for b in local[1:]]
-        groups.append(_left_deep(list(range(first, len(bounds) - 1))))
-    tree = _left_deep(groups) if xla_tree == "ordered" else _pairwise_of(groups)
+        groups.append(left_deep(list(range(first, len(bounds) - 1))))
+    tree = left_deep(groups) if xla_tree == "ordered" else pairwise(groups)
     return dataclasses.replace(inner, split_k=1, slice_rule="balanced_steps", slice_align=0, slice_bounds=tuple(bounds),
                                k_padded=split * kps if split * kps != k else 0, serial=False,
                                reduction_tree=tree if isinstance(tree, tuple) else None,
                                note=f"{inner.note}; xla split-K {split} x {kps} ({xla_tree})")
-
-
-def _pairwise_of(nodes: list):
-    """Pairs of neighbouring nodes, level by level (tl.sum's tree)."""
-    while len(nodes) > 1:
-        nodes = [(nodes[i], nodes[i + 1]) if i + 1 < len(nodes) else nodes[i] for i in range(0, len(nodes), 2)]
-    return nodes[0]
 
 
 def cublas_in_xla_candidates(call: dict, inner_limit: int = 400):

@@ -19,6 +19,7 @@ import dataclasses
 import re
 
 from .._schedule import Schedule
+from .trees import pairwise
 
 WORKERS = (120, 132, 66, 128, 60)  # G: what the H100 runs, most frequent first
 WIDTHS = (2, 4, 8, 1, 16, -2, -4, -8, -16)  # W: tile columns per raster block (negative: tile rows)
@@ -53,10 +54,7 @@ def segment_bounds(k: int, tile_k: int, segments: int) -> tuple[int, ...]:
 
 def from_the_end(segments: int):
     """Pairs of neighbouring partials, level by level, taken from the last segment back."""
-    nodes = list(range(segments))[::-1]
-    while len(nodes) > 1:
-        nodes = [(nodes[i], nodes[i + 1]) if i + 1 < len(nodes) else nodes[i] for i in range(0, len(nodes), 2)]
-    return nodes[0]
+    return pairwise(list(range(segments))[::-1])
 
 
 def _rectangles(tiles: list[tuple[int, int]], tm: int, tn: int, m: int, n: int) -> list:
