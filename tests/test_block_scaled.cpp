@@ -283,3 +283,27 @@ TEST(BlockScaledModels, ScaleGroupInJsonIsRangeCheckedAndRoundTrips) {
   p.scale_group = 32;
   EXPECT_THROW(compile_plan(p, find_instruction(kMxf4nvf4Sm120, 120)), std::invalid_argument);
 }
+
+// Scaled groups of e5m2 x e5m2 products span 2^-32 .. 2^32 (68 bits with 16 of them): the plan
+// and the reference datapath refuse such a scale_group with a message, before any data is seen;
+// e4m3 x e4m3 groups (41 bits at 32 products) are accepted.
+TEST(BlockScaledModels, ScaleGroupsTheReferenceCannotSumExactlyAreRefused) {
+  const Instruction wide = find_instruction("tcgen05.mma.m128n16k32.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e5m2.e5m2.ue8m0", 100);
+  DatapathParams p = builtin_model(100).params_for(wide);
+  p.block_size = 32;
+  p.scale_group = 2;
+  try {
+    compile_plan(p, wide);
+    ADD_FAILURE() << "accepted scale_group 2 on e5m2 x e5m2";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("e5m2 x e5m2: a group's exact sum could exceed 63 bits"), std::string::npos)
+        << e.what();
+  }
+  const std::vector<std::uint32_t> ones(32, 0x3c), unit_scales(1, 127);
+  EXPECT_THROW(mma_element_reference(p, wide, ones, ones, 0, unit_scales, unit_scales), std::invalid_argument);
+  const Instruction narrow = find_instruction("tcgen05.mma.m128n16k32.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e4m3.e4m3.ue8m0", 100);
+  p.scale_group = 32;
+  const std::vector<std::uint32_t> e4m3_ones(32, 0x38);
+  EXPECT_EQ(mma_element_reference(compile_plan(p, narrow), e4m3_ones, e4m3_ones, 0, unit_scales, unit_scales),
+            f32_bits(32.0f));
+}

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "fast_kernel.hpp"
+#include "scaled_group.hpp"
 
 namespace tcnum {
 namespace {
@@ -59,9 +60,7 @@ std::string prove_group_bounds(MmaPlan& plan, int block) {
   const Instruction& in = plan.instruction;
   const int F = plan.params.frac_bits, group = plan.params.scale_group, fs = spec(in.scale_type).frac_bits;
   auto unit = [](Format f) { return spec(f).emin() - spec(f).frac_bits; };  // exponent of the smallest subnormal
-  auto largest_fixed = [&](Format f) { return std::ldexp(to_double(f, max_finite_bits(f, false)), -unit(f)); };
-  const double scale_sig = std::ldexp(1.0, fs + 1) - 1;
-  const double group_sum = group * largest_fixed(plan.a_seen) * largest_fixed(plan.b_seen) * scale_sig * scale_sig;
+  const double group_sum = detail::scaled_group_bound(plan.a_seen, plan.b_seen, in.scale_type, group);
   if (group_sum >= std::ldexp(1.0, 24)) return "a scaled group's sum could exceed float's exact integers";
   plan.group_shift = F + unit(plan.a_seen) + unit(plan.b_seen) - 2 * fs;
   if (plan.group_shift > 62) return "a scaled group's aligned term could exceed 63 bits";
@@ -198,6 +197,7 @@ MmaPlan compile_plan(const DatapathParams& p, const Instruction& in) {
       invalid(in, "scale_group must divide the scale block (" + std::to_string(in.scale_block) + ") and the block (" +
                       std::to_string(block) + ")");
     if (p.k_passes != 1 || p.unpack_format) invalid(in, "block-scaled instructions take one pass, no unpack_format");
+    detail::check_scaled_group_range(in, p.scale_group);
   }
 
   MmaPlan plan;
