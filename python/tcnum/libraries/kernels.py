@@ -5,6 +5,7 @@ Kernel names seen on an H100 (torch 2.11, cuBLAS/cuBLASLt 13.1):
   cutlass_{75,80}_[wmma_]tensorop_[{t}_]s{1688,16816,161616}gemm_[{t}_]{BM}x{BN}_[{BK}x{stages}_]{layout}_align{n}
   sm{80,90}_xmma_gemm_{types}_..._tilesize{BM}x{BN}x{BK}_..._execute_segment_k_{on,off}_kernel...
   cublasLt::splitKreduce_kernel                       the split-K reduction (fp32, in slice order)
+  sm80_xmma_gemm_..._execute_split_k_kernel...        the xmma kernels' own split-K reduction (likewise)
   Memset                                              zeroed semaphores: serial split-K (CUTLASS 2.x)
   gemv*, gemmSN*, gemmk1*, dot*, *simt_sgemm*         CUDA-core kernels: no tensor-core schedule
 """
@@ -56,17 +57,24 @@ def reduce_workspace_type(kernels: list[str]) -> str | None:
     return None
 
 
+def is_reduction_kernel(kernel: str) -> bool:
+    """A parallel split-K reduction launched after the GEMM kernel: cuBLASLt's splitKreduce_kernel,
+    or an xmma kernel's own `..._execute_split_k_kernel` (sm80_xmma TF32, algo 63: its fp32
+    partials added in slice order, H100 2026-11-26: logged-seed4/tf32 #3424 reproduces)."""
+    return "splitKreduce" in kernel or "execute_split_k_kernel" in kernel
+
+
 def classify(kernels: list[str]) -> KernelInfo | str:
     """The main GEMM kernel of a call's kernel list, or a string saying why there is none."""
-    if any(any(t in k for t in _CUDA_CORE) for k in kernels if "splitKreduce" not in k):
+    if any(any(t in k for t in _CUDA_CORE) for k in kernels if not is_reduction_kernel(k)):
         cuda_core = next(k for k in kernels if any(t in k for t in _CUDA_CORE))
         return f"a CUDA-core kernel ({cuda_core[:120]}): no tensor-core schedule"
     names = [short_name(k) for k in kernels]
     # A reduction kernel after it (parallel split-K), or a memset of its semaphores before it
     # (CUTLASS 2.x serial split-K: slice s adds its partial to slice s-1's D, in order).
-    split = any("splitKreduce" in n for n in names) or any(n.startswith("Memset") for n in names)
+    split = any(is_reduction_kernel(n) for n in names) or any(n.startswith("Memset") for n in names)
     main = [n for n in names if any(t in n for t in ("nvjet", "gemm", "gemv", "dot_kernel"))
-            and "splitKreduce" not in n]
+            and not is_reduction_kernel(n)]
     if len(main) != 1:
         return f"{len(main)} GEMM kernels in {names}"
     n = main[0]

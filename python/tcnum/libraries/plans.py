@@ -11,7 +11,7 @@ import itertools
 
 from .._schedule import Schedule
 from . import segment_k
-from .kernels import KernelInfo, classify
+from .kernels import KernelInfo, classify, is_reduction_kernel
 from .replay import Plan
 
 
@@ -93,8 +93,11 @@ def _schedule(info, instr, call, tile, partial, split, align, tf32, formats, c_e
     promotion = tile // ik if info.promoted and tile else 0
     kw = dict(tile_k=tile if tile and tile % ik == 0 else 0, partial_tile=partial, promotion=promotion,
               tf32_operands=tf32, c=c_entry, note=info.name)
-    if c_entry == "after_reduction" and split > 1 and not formats[2] and out != "f32":
-        kw["sum_format"] = out  # splitKreduce writes D in the output type before its bias epilogue
+    badd = info.family == "nvjet" and "_badd_" in info.name
+    if c_entry == "after_reduction" and ((split > 1 and not formats[2]) or badd) and out != "f32":
+        # splitKreduce writes D in the output type before its bias epilogue; so do the nvjet
+        # "_badd_" kernels (addmm with N = 1, after torch copied the bias into D)
+        kw["sum_format"] = out
     if split and split > 1:
         kw.update(split_k=split, slice_rule=rule, slice_align=align if rule == "whole_tiles" else 0,
                   partial_format=formats[0], reduction_format=formats[1], serial=formats[2] and rule == "whole_tiles")
@@ -114,8 +117,11 @@ def _dimensions(call: dict, info: KernelInfo, instr: str, max_split: int) -> dic
     if info.split_k:
         first = _split_count(call) or 1
         splits = [first] + [s for s in range(1, max_split + 1) if s != first]
-    serial = not any("splitKreduce" in k for k in call["kernels"])
-    interleaved = logged_algo(call) == 63  # sm80_xmma split-K: k-tiles dealt round robin
+    serial = not any(is_reduction_kernel(k) for k in call["kernels"])
+    # sm80_xmma split-K (cuBLASLt algo 63, or the xmma kernel's own split-K reduction kernel after
+    # it): k-tiles dealt round robin
+    interleaved = logged_algo(call) == 63 or (info.family == "xmma" and any(
+        "execute_split_k_kernel" in k for k in call["kernels"]))
     out = call["out"]
     if serial:
         formats = [("f32", out, True), ("f32", "f32", False), (out, "f32", False)]
@@ -127,7 +133,14 @@ def _dimensions(call: dict, info: KernelInfo, instr: str, max_split: int) -> dic
         "tile": tiles,
         "partial": ["first", "last"] if info.family == "cutlass" else ["last", "first"],
         "tf32": ["nearest_even", "truncate"] if math_type(call) == "tf32" else ["truncate"],
-        "align": list(dict.fromkeys([_align(info, call), 0, 4 if math_type(call) == "tf32" else 8])),
+        # The granule of whole_tiles slices: the rule's, the k-tile, 128 bits of A, then 32 and
+        # 64 elements of K (cuBLAS's CUTLASS split-K, H100: cutlass_80_tensorop_s1688gemm_256x64_16x4
+        # TF32 cuts 8/16 x 11008 x 4096 at 6 splits into 5 x 704 + 576, and
+        # cutlass_80_wmma_tensorop_f16_s161616gemm_f16_32x32_128x2 cuts 2 x 13824 x 5120 at 12 into
+        # 11 x 448 + 192: ceil(K / (S·g))·g with g = 32 or 64, where the rule's granule (16, 128, 4 or
+        # 8) gives 688 and 512; other calls of the same kernels cut on 4 (13824 at 13 -> 1064), so
+        # which granule a call takes is not known: revealed, not a rule).
+        "align": list(dict.fromkeys([_align(info, call), 0, 4 if math_type(call) == "tf32" else 8, 32, 64])),
         # (partial_format, reduction_format, serial): serial split-K (a memset of its semaphores,
         # no reduction kernel) writes each running sum into the output type; cuBLAS's
         # splitKreduce adds partials in fp32, kept in its workspace type (H100, torch 2.11:
@@ -136,8 +149,11 @@ def _dimensions(call: dict, info: KernelInfo, instr: str, max_split: int) -> dic
         # A bias is the GEMM's C: with slice 0's partial (serial split-K's first epilogue, and
         # splitKreduce over fp32 partials), or after the reduction (splitKreduce over half
         # partials: D rounded to the output type first), or as the MMA's C.
+        # nvjet "_badd_" kernels (H100: addmm 1024 x 1 x 64 bf16 and 1024 x 1 x 2048 f16, after a
+        # copy of the bias into D) round the GEMM's sum to the output type, then add the bias.
         "entry": (["first_partial", "after_reduction", "first_slice"]
                   if (serial or (info.partial_type or "f32") == "f32") and not interleaved
+                  and not (info.family == "nvjet" and "_badd_" in info.name)
                   else ["after_reduction", "first_partial", "first_slice"]) if call.get("bias") else ["first_slice"],
         "rule": ["interleaved_tiles", "whole_tiles"] if interleaved else
                 ["whole_tiles", "interleaved_tiles"] if info.family == "xmma" else ["whole_tiles"],

@@ -136,3 +136,18 @@ def candidates(base: Schedule, call: dict, kernel: str):
                 if sched is not None and sched not in seen:
                     seen.add(sched)
                     yield sched
+    # Near the rule (H100, unlogged calls): one segment fewer than G // L (grid-llm tf32
+    # 128 x 8192 x 3072: L = 8 tiles in 14 segments, not 15), or a few tiles fewer split than
+    # T mod G, each in G // L' segments (tf32 1575 x 1292 x 6584: 19-21 tiles of the W = 8 order in
+    # 5 segments, not 23 = 143 mod 120). Why cuBLAS chose so is not known: revealed, never a rule.
+    for t in tiles:
+        total = -(-m // t[0]) * -(-n // t[1])
+        for g in WORKERS:
+            last = total % g if total >= g else total
+            near = [(last, g // last - 1)] if last else []
+            near += [(lo, g // lo) for lo in range(last - 1, max(0, last - 5), -1)]
+            for (lo, s), w in ((x, w) for x in near for w in WIDTHS):
+                sched = schedule(base, m, n, k, t, g, w, s, lo) if lo > 0 and s >= 2 else None
+                if sched is not None and sched not in seen:
+                    seen.add(sched)
+                    yield sched
