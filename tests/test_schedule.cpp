@@ -333,6 +333,40 @@ TEST(Schedule, Tf32NearestEvenIsGemmOnRoundedOperands) {
   EXPECT_NE(run(in, x), run(in, rounded)) << "truncation and RNE must differ on such data";
 }
 
+TEST(Schedule, Tf32NearestAwayIsGemmOnRoundedOperands) {
+  const Instruction in = find_instruction("mma.m16n8k8.f32.tf32.tf32.f32", 90);
+  Operands x = random_operands(in, 4, 8, 40, 9);
+  std::mt19937 rng(9);
+  for (auto* v : {&x.a, &x.b})
+    for (auto& bits : *v) bits = (bits & ~0x1fffu) | ((rng() & 1u) ? 0x1000u : (rng() & 0x1fffu));  // many exact ties
+  Operands away = x, even = x;
+  for (auto* v : {&away.a, &away.b})
+    for (auto& bits : *v) {  // by hand: a tie (low 13 bits 0x1000) goes up in magnitude, else to nearest
+      const std::uint32_t low = bits & 0x1fffu;
+      bits = (bits & ~0x1fffu) + (low >= 0x1000u ? 0x2000u : 0u);
+    }
+  for (auto* v : {&even.a, &even.b})
+    for (auto& bits : *v) bits = round_tf32(bits);
+  Schedule s;
+  s.tf32_operands = Tf32Operands::nearest_away;
+  EXPECT_EQ(run(in, x, with(s)), run(in, away));
+  EXPECT_NE(run(in, away), run(in, even)) << "ties away and ties to even must differ on such data";
+}
+
+TEST(Schedule, RoundTf32AwayDiffersFromEvenOnlyAtTies) {
+  std::mt19937 rng(10);
+  for (int i = 0; i < 200000; ++i) {
+    const std::uint32_t bits = rng();
+    if ((bits & 0x7f800000u) == 0x7f800000u) continue;
+    const std::uint32_t away = round_tf32_away(bits), even = round_tf32(bits);
+    if ((bits & 0x1fffu) == 0x1000u) {
+      ASSERT_EQ(away, (bits & ~0x1fffu) + 0x2000u) << std::hex << bits;  // larger magnitude
+    } else {
+      ASSERT_EQ(away, even) << std::hex << bits;
+    }
+  }
+}
+
 TEST(Schedule, RoundTf32MatchesEncodeOnRandomPatterns) {
   std::mt19937 rng(8);
   for (int i = 0; i < 200000; ++i) {
@@ -496,7 +530,7 @@ RC_GTEST_PROP(Schedule, FastEqualsReferenceUnderEverySchedule, ()) {
   s.serial = s.reduction_tree.empty() && *rc::gen::arbitrary<bool>();
   s.sum_format = *rc::gen::element(ReductionFormat::fp32, ReductionFormat::bf16);
   s.c_entry = *rc::gen::element(CEntry::first_slice, CEntry::first_partial, CEntry::after_reduction);
-  s.tf32_operands = *rc::gen::element(Tf32Operands::truncate, Tf32Operands::nearest_even);
+  s.tf32_operands = *rc::gen::element(Tf32Operands::truncate, Tf32Operands::nearest_even, Tf32Operands::nearest_away);
   GemmOptions opt = with(s);
   opt.threads = *rc::gen::inRange(1, 3);
   const auto fast = run(in, x, opt);

@@ -135,9 +135,9 @@ void run_reference(const detail::GemmCall& call, std::uint32_t* d) {
   });
 }
 
-std::vector<std::uint32_t> tf32_rounded(const std::vector<std::uint32_t>& v) {
+std::vector<std::uint32_t> tf32_rounded(const std::vector<std::uint32_t>& v, Tf32Operands mode) {
   std::vector<std::uint32_t> out(v.size());
-  std::transform(v.begin(), v.end(), out.begin(), round_tf32);
+  std::transform(v.begin(), v.end(), out.begin(), mode == Tf32Operands::nearest_away ? round_tf32_away : round_tf32);
   return out;
 }
 
@@ -157,10 +157,11 @@ static std::vector<std::uint32_t> gemm_impl(const Model& model, const Instructio
   call.schedule = call_schedule(in, k, opt, d.empty());
   if (d.empty()) return d;  // nothing sized by K was built: an empty D needs none of it
 
-  std::vector<std::uint32_t> a_rounded, b_rounded;  // tf32 operands rounded to nearest even, if asked
-  const bool round = call.schedule.source.tf32_operands == Tf32Operands::nearest_even;
-  if (round && in.a_type == Format::tf32) a_rounded = tf32_rounded(a);
-  if (round && in.b_type == Format::tf32) b_rounded = tf32_rounded(b);
+  std::vector<std::uint32_t> a_rounded, b_rounded;  // tf32 operands rounded (RNE or ties away), if asked
+  const Tf32Operands mode = call.schedule.source.tf32_operands;
+  const bool round = mode != Tf32Operands::truncate;
+  if (round && in.a_type == Format::tf32) a_rounded = tf32_rounded(a, mode);
+  if (round && in.b_type == Format::tf32) b_rounded = tf32_rounded(b, mode);
   call.a = a_rounded.empty() ? a.data() : a_rounded.data();
   call.b = b_rounded.empty() ? b.data() : b_rounded.data();
   call.c = c.data();

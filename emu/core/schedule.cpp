@@ -231,4 +231,10 @@ std::uint32_t round_tf32(std::uint32_t bits) {
   return (bits + 0x0fffu + lsb) & ~0x1fffu;
 }
 
+std::uint32_t round_tf32_away(std::uint32_t bits) {
+  if ((bits & 0x7f800000u) == 0x7f800000u) return bits;  // NaN and Inf unchanged
+  // Sign and magnitude: adding half an ulp to the magnitude rounds a tie away from zero.
+  return (bits + 0x1000u) & ~0x1fffu;
+}
+
 }  // namespace tcnum

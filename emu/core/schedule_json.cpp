@@ -99,7 +99,9 @@ constexpr std::initializer_list<std::pair<const char*, ReductionFormat>> kReduct
 constexpr std::initializer_list<std::pair<const char*, CEntry>> kCEntry = {
     {"first_slice", CEntry::first_slice}, {"first_partial", CEntry::first_partial}, {"after_reduction", CEntry::after_reduction}};
 constexpr std::initializer_list<std::pair<const char*, Tf32Operands>> kTf32 = {
-    {"truncate", Tf32Operands::truncate}, {"nearest_even", Tf32Operands::nearest_even}};
+    {"truncate", Tf32Operands::truncate},
+    {"nearest_even", Tf32Operands::nearest_even},
+    {"nearest_away", Tf32Operands::nearest_away}};
 
 template <class E>
 const char* name_in(std::initializer_list<std::pair<const char*, E>> names, E value) {

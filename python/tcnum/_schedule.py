@@ -38,7 +38,8 @@ class Schedule:
     slice's partial is rounded to first: same names), serial (serial split-K: slice 0's partial
     is written rounded to reduction_format, each next slice adds its fp32 partial to it),
     c ("first_slice" | "first_partial" | "after_reduction"), sum_format (with C after the
-    reduction: what the reduced sum is rounded to before C is added), tf32_operands ("truncate" | "nearest_even"), note,
+    reduction: what the reduced sum is rounded to before C is added), tf32_operands ("truncate" | "nearest_even" |
+    "nearest_away": ties away from zero, cvt.rna.tf32.f32), note,
     regions (((row_begin, row_end), (col_begin, col_end), Schedule), ...): rectangles of D that run
     a schedule of their own, as cuBLAS's segment-K kernels split only some output tiles.
     """

@@ -45,7 +45,10 @@ enum class ReductionFormat : std::uint8_t { fp32, d, fp16, bf16 };
 // reduction (a serial split-K kernel's first epilogue, β·C with β = 1); or added in fp32 after
 // the reduction.
 enum class CEntry : std::uint8_t { first_slice, first_partial, after_reduction };
-enum class Tf32Operands : std::uint8_t { truncate, nearest_even };
+// f32 operands of a tf32 instruction: truncated (what the instruction does with f32 bits), rounded
+// to nearest even (cuBLAS's TF32 kernels), or to nearest with ties away from zero (cvt.rna.tf32.f32:
+// XLA's Triton GEMM fusions at default precision).
+enum class Tf32Operands : std::uint8_t { truncate, nearest_even, nearest_away };
 
 struct ScheduleRegion;
 
@@ -130,5 +133,7 @@ std::string schedule_to_json(const Schedule& s);
 
 // tf32 bits rounded to nearest even at tf32's precision (10 fraction bits; NaN and Inf kept).
 std::uint32_t round_tf32(std::uint32_t f32_bits);
+// tf32 bits rounded to nearest, ties away from zero (PTX cvt.rna.tf32.f32; NaN and Inf kept).
+std::uint32_t round_tf32_away(std::uint32_t f32_bits);
 
 }  // namespace tcnum
