@@ -7,7 +7,9 @@ fp32 partials added in order; tf32 operands are truncated (no cvt.rna.tf32 in th
 max_num_imprecise_acc = n promotes every n/32 k-steps.
 XLA: a Triton GEMM fusion (`__triton_nested_gemm_fusion`) with XLA's split-K rewrite pads K to
 S·k_per_split, computes the S contiguous slices as a batch and reduces them in a second fusion
-(tl.sum: a pairwise tree; XLA's loop reduce: in order). A cuBLASLt custom call takes the torch
+(tl.sum: a pairwise tree; XLA's loop reduce: in order). f32 operands at default precision (TF32)
+are rounded to tf32 to nearest, ties away from zero (cvt.rna.tf32.f32), unlike Triton's own
+tl.dot (truncation) and cuBLAS (ties to even). A cuBLASLt custom call takes the torch
 rules (kernel names and the logged algo) for its own K; inside XLA's split-K rewrite it runs once
 per slice (a batch of S GEMMs over k_per_split each), so the plan is its schedule repeated in every
 slice (k-tiles and cuBLAS's own split restarting at each slice) and XLA's reduce over the slices.
@@ -22,7 +24,7 @@ import re
 from .._schedule import Schedule
 from .kernels import short_name
 from .plans import Unexplained, instr_k, wgmma_instruction
-from .trees import left_deep, pairwise
+from .trees import butterfly, left_deep, pairwise
 from .replay import Plan
 
 
@@ -52,6 +54,14 @@ def triton_candidates(call: dict):
         yield Plan(instr, Schedule(**kw))
 
 
+# f32 operands of an XLA Triton GEMM fusion at default precision (TF32): rounded to nearest with
+# ties away from zero (cvt.rna.tf32.f32) before the tensor core, the rule; truncation (what the
+# instruction does, and Triton's own tl.dot) and cuBLAS's round-to-nearest-even after it.
+# Ties are common in real data (every f32 whose low 13 bits are 0x1000): the libraries' corpus
+# draws values of 16 fraction bits, so ties-away and ties-to-even differ in most outputs.
+XLA_TF32_OPERANDS = ("nearest_away", "truncate", "nearest_even")
+
+
 def xla_candidates(call: dict):
     x = call.get("xla") or {}
     if call["flags"].get("precision") == "HIGHEST" and call["a"] == "f32":
@@ -69,13 +79,26 @@ def xla_candidates(call: dict):
     slices = len(bounds) - 1 if bounds else 1
     triton_reduce = (x.get("reduce") or {}).get("fusion_kind") == "__triton"
     trees = [pairwise(list(range(slices))), None] if triton_reduce else [None, pairwise(list(range(slices)))]
+    trees += _butterflies(slices)
     for tree, partial, tf32 in itertools.product(trees if slices > 1 else [None], ("last", "first"),
-                                                 ("truncate", "nearest_even") if "tf32" in instr else ("truncate",)):
+                                                 XLA_TF32_OPERANDS if "tf32" in instr else ("truncate",)):
         kw = dict(tile_k=tile if tile % ik == 0 else 0, partial_tile=partial, tf32_operands=tf32,
                   note=f"xla {x.get('custom_call')} split_k={split} k_per_split={kps}")
         if bounds and slices > 1:
             kw.update(slice_bounds=tuple(bounds), reduction_tree=tree, k_padded=split * kps if split * kps != k else 0)
         yield Plan(instr, Schedule(**kw))
+
+
+def _butterflies(slices: int) -> list:
+    """tl.sum over a power-of-two count of partials laid across lanes and warps adds the partials
+    that differ in one index bit per step; which bit goes first depends on the reduce fusion's
+    layout (H100, XLA's split-K at 8 slices: bf16 12 x 830 x 2533 adds bit 1, then 2, then 0;
+    f16 520 x 16 x 1751 bit 2, 0, 1; most calls 0, 1, 2 = pairwise). Every order but the pairwise
+    one, for reveal (not derived from the layout yet: never the rule)."""
+    bits = slices.bit_length() - 1
+    if slices < 4 or 1 << bits != slices or bits > 5:
+        return []
+    return [butterfly(slices, order) for order in itertools.permutations(range(bits)) if order != tuple(range(bits))]
 
 
 _CUBLAS_GEMM = ("nvjet", "cutlass", "sm80_xmma", "sm90_xmma", "gemv", "gemmSN", "gemmk1", "dot_kernel")

@@ -63,7 +63,7 @@ def reveal_recorded(call: dict, budget: int = 2000) -> Revealed:
 def generic_candidates(a: str, b: str, k: int, max_split: int = 16, arch: str = "sm_90"):
     """Plans for a black box with no kernel names: every f32-accumulating instruction of `arch`
     for the operand types, k-tiles 1-8 steps, the partial tile first or last, split counts
-    1..max_split on whole tiles; tf32 operands truncated or rounded."""
+    1..max_split on whole tiles; tf32 operands truncated or rounded (ties to even or away)."""
     t = "tf32" if a == "f32" else a
     tb = "tf32" if b == "f32" else b
     names = sorted({i.name.replace("{N}", "8") for i in instructions(arch)
@@ -73,7 +73,7 @@ def generic_candidates(a: str, b: str, k: int, max_split: int = 16, arch: str = 
             ik = int(name.split(".")[1].rsplit("k", 1)[1])
             if split > 1 and split > -(-k // (steps * ik)):
                 continue
-            for mode in (("truncate", "nearest_even") if t == "tf32" else ("truncate",)):
+            for mode in (("truncate", "nearest_even", "nearest_away") if t == "tf32" else ("truncate",)):
                 kw = dict(tile_k=steps * ik, partial_tile=partial, tf32_operands=mode)
                 if split > 1:
                     kw.update(split_k=split, slice_rule="whole_tiles")
