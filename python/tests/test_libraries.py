@@ -2,6 +2,7 @@
 with its plan from the shipped table, the table's rule entries still given by the rule, reveal
 recovering schedules hidden in CPU black boxes, lookup, and the corpus reader on hostile input."""
 
+import dataclasses
 import gzip
 import json
 import random
@@ -247,3 +248,111 @@ def test_a_schedule_with_regions_is_the_sub_gemms_and_follows_a_sample():
     assert np.array_equal(sub, d[np.ix_(rows, cols)])
     with pytest.raises(ValueError, match="overlap"):
         tcnum.gemm(a, b, schedule=tcnum.Schedule(regions=[((0, 10), (0, 10), split), ((5, 6), (5, 6), split)]))
+
+
+def _recorded_call(folder_file: str, index: int) -> dict:
+    header, calls = corpus.read_library_corpus(LIBRARY_CORPORA / folder_file)
+    return next(c for c in calls if c["index"] == index)
+
+
+def test_tf32_nearest_away_is_gemm_on_operands_rounded_ties_away_by_hand():
+    """Law: tf32_operands = "nearest_away" equals gemm (truncating) on operands rounded to tf32 to
+    nearest with ties away from zero by hand (cvt.rna.tf32.f32); on tie-heavy data it differs from
+    ties to even."""
+    rng = np.random.default_rng(21)
+    a = rng.standard_normal((24, 200)).astype(np.float32)
+    b = rng.standard_normal((200, 16)).astype(np.float32)
+    for x in (a, b):  # half the elements exact ties (low 13 bits 0x1000), of both signs
+        u = x.view(np.uint32)
+        tie = rng.random(u.shape) < 0.5
+        u[tie] = (u[tie] & np.uint32(0xFFFFE000)) | np.uint32(0x1000)
+
+    def away(x):
+        u = x.view(np.uint32).astype(np.uint64)
+        return ((u + 0x1000) & 0xFFFFE000).astype(np.uint32).view(np.float32)
+
+    instr = "mma.m16n8k8.f32.tf32.tf32.f32"
+    got = np.asarray(tcnum.gemm(a, b, instr=instr, schedule=tcnum.Schedule(tf32_operands="nearest_away")))
+    want = np.asarray(tcnum.gemm(away(a), away(b), instr=instr))
+    even = np.asarray(tcnum.gemm(a, b, instr=instr, schedule=tcnum.Schedule(tf32_operands="nearest_even")))
+    assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
+    assert not np.array_equal(got.view(np.uint32), even.view(np.uint32))
+    assert tcnum.Schedule.from_json(tcnum.Schedule(tf32_operands="nearest_away").to_json()).tf32_operands == "nearest_away"
+    with pytest.raises(ValueError, match="tf32_operands"):
+        tcnum.Schedule(tf32_operands="nearest_odd")
+
+
+def _xla_f32_default_calls():
+    out = []
+    for folder in ("triton-jax", "triton-jax-seed2"):
+        header, calls = corpus.read_library_corpus(LIBRARY_CORPORA / folder / "jax.jsonl.gz")
+        out += [(folder, c) for c in calls if c["a"] == "f32" and c["flags"].get("precision") != "HIGHEST"
+                and (c.get("xla") or {}).get("custom_call") == "__triton_nested_gemm_fusion"]
+    return out
+
+
+def test_xla_triton_fusions_round_f32_operands_to_tf32_ties_away():
+    """JAX f32 dots at default precision compiled to XLA Triton GEMM fusions (H100, JAX 0.11): the
+    rule (tf32 operands rounded to nearest, ties away) reproduces every recorded bit of every such
+    call of both recordings (seed 2 held out), and the same plan with ties to even or truncation
+    does not (the libraries' inputs have 16 fraction bits: exact tf32 ties are common)."""
+    calls = _xla_f32_default_calls()
+    assert len(calls) >= 20
+    for folder, call in calls:
+        plan = plans.plan_for(call)
+        assert plan.schedule.tf32_operands == "nearest_away"
+        assert replay.reproduce(call, plan).ok, (folder, call["index"])
+        for other in ("nearest_even", "truncate"):
+            wrong = replay.Plan(plan.instruction, dataclasses.replace(plan.schedule, tf32_operands=other))
+            assert not replay.reproduce(call, wrong).ok, (folder, call["index"], other)
+
+
+def test_butterfly_trees_and_the_xla_split_k_reductions_they_reveal():
+    from tcnum.libraries import trees
+
+    assert trees.butterfly(8, (0, 1, 2)) == trees.pairwise(list(range(8)))
+    assert trees.butterfly(8, (1, 2, 0)) == (((0, 2), (4, 6)), ((1, 3), (5, 7)))
+    assert trees.butterfly(8, (2, 0, 1)) == (((0, 4), (1, 5)), ((2, 6), (3, 7)))
+    with pytest.raises(ValueError):
+        trees.butterfly(6, (0, 1))
+    # XLA split-K at 8 slices with a Triton reduce fusion: the recorded calls whose reduction adds
+    # the index bits in another order reproduce with that butterfly and not with the pairwise tree.
+    for folder, index, order in (("triton-jax", 98, (1, 2, 0)), ("triton-jax-seed2", 206, (2, 0, 1))):
+        call = _recorded_call(f"{folder}/jax.jsonl.gz", index)
+        rule = plans.plan_for(call)
+        assert not replay.reproduce(call, rule).ok
+        found = replay.Plan(rule.instruction, dataclasses.replace(rule.schedule, reduction_tree=trees.butterfly(8, order)))
+        assert replay.reproduce(call, found).ok, (folder, index)
+        assert reveal.reveal_recorded(call, 50).plan is not None
+
+
+def test_xmma_split_k_kernel_and_nvjet_badd_rules_reproduce_their_calls():
+    """Rules found this session from recorded bits: an sm80_xmma TF32 GEMM followed by its own
+    `execute_split_k_kernel` is a parallel split-K over k-tiles dealt round robin, reduced in order
+    in fp32; the nvjet `_badd_` kernels (addmm with N = 1) round D to the output type, then add the
+    bias (two roundings)."""
+    for folder_file, index in (("logged-seed4/tf32.jsonl.gz", 3424), ("validation-seed2/tf32.jsonl.gz", 91),
+                               ("h100-libraries/tf32.jsonl.gz", 1523)):
+        call = _recorded_call(folder_file.replace("h100-libraries/", ""), index)
+        plan = plans.plan_for(call)
+        assert plan.schedule.slice_rule == "interleaved_tiles" and plan.schedule.split_k > 1
+        assert replay.reproduce(call, plan).ok, (folder_file, index)
+    for index in (1570, 2281):
+        call = _recorded_call("bias.jsonl.gz", index)
+        plan = plans.plan_for(call)
+        assert (plan.schedule.c, plan.schedule.sum_format) == ("after_reduction", call["out"])
+        assert replay.reproduce(call, plan).ok
+        one_rounding = replay.Plan(plan.instruction, dataclasses.replace(plan.schedule, sum_format="f32"))
+        assert not replay.reproduce(call, one_rounding).ok
+
+
+def test_cutlass_split_k_slices_of_64_are_revealed():
+    """cuBLAS's CUTLASS split-K at 8 x 11008 x 4096 (TF32, 6 splits) cuts K into 5 x 704 + 576:
+    reveal finds it with a granule of 32 or 64, which the rule's 16 (688) misses."""
+    call = _recorded_call("logged-seed4/tf32.jsonl.gz", 818)
+    assert not replay.reproduce(call, plans.plan_for(call)).ok
+    found = reveal.reveal_recorded(call, 50)
+    assert found.plan is not None and found.plan.source == "revealed"
+    slices = found.plan.schedule.resolve(found.plan.instruction, call["k"])
+    assert [min(b for b, _ in steps) for steps in slices] == [0, 704, 1408, 2112, 2816, 3520]
+    assert found.plan.schedule.slice_align in (32, 64) and found.plan.schedule.split_k == 6
