@@ -356,3 +356,16 @@ def test_cutlass_split_k_slices_of_64_are_revealed():
     slices = found.plan.schedule.resolve(found.plan.instruction, call["k"])
     assert [min(b for b, _ in steps) for steps in slices] == [0, 704, 1408, 2112, 2816, 3520]
     assert found.plan.schedule.slice_align in (32, 64) and found.plan.schedule.split_k == 6
+
+
+def test_segment_k_followed_by_a_split_k_kernel_adds_the_segments_from_the_last_one_by_one():
+    from tcnum.libraries import segment_k
+
+    assert segment_k.sequential_from_the_end(4) == (((3, 2), 1), 0)
+    call = _recorded_call("logged-seed3/tf32.jsonl.gz", 601)  # 381 x 172 x 38544: 9 tiles, 13 segments
+    plan = plans.plan_for(call)
+    split = plan.schedule.regions[0][2]
+    assert split.reduction_tree == segment_k.sequential_from_the_end(13)
+    assert replay.reproduce(call, plan).ok
+    pairwise = [(r, c, dataclasses.replace(s, reduction_tree=segment_k.from_the_end(13))) for r, c, s in plan.schedule.regions]
+    assert not replay.reproduce(call, replay.Plan(plan.instruction, dataclasses.replace(plan.schedule, regions=tuple(pairwise)))).ok

@@ -19,7 +19,7 @@ import dataclasses
 import re
 
 from .._schedule import Schedule
-from .trees import pairwise
+from .trees import left_deep, pairwise
 
 WORKERS = (120, 132, 66, 128, 60)  # G: what the H100 runs, most frequent first
 WIDTHS = (2, 4, 8, 1, 16, -2, -4, -8, -16)  # W: tile columns per raster block (negative: tile rows)
@@ -57,6 +57,13 @@ def from_the_end(segments: int):
     return pairwise(list(range(segments))[::-1])
 
 
+def sequential_from_the_end(segments: int):
+    """(((p[S-1] + p[S-2]) + p[S-3]) + ...) + p0: the segments' partials added one by one from the
+    last back, as the separate `..._execute_split_k_kernel` that can follow a segment-K kernel does
+    (H100: 381 x 172 x 38544, 9 tiles in 13 segments, 64 of 64; the pairwise tree 22)."""
+    return left_deep(list(range(segments))[::-1])
+
+
 def _rectangles(tiles: list[tuple[int, int]], tm: int, tn: int, m: int, n: int) -> list:
     """Tiles as few D rectangles: each row's run of adjacent tile columns, then equal runs of
     adjacent rows joined."""
@@ -77,7 +84,7 @@ def _rectangles(tiles: list[tuple[int, int]], tm: int, tn: int, m: int, n: int) 
 
 
 def schedule(base: Schedule, m: int, n: int, k: int, tile: tuple[int, int], workers: int, width: int,
-             segments: int | None = None, last: int | None = None) -> Schedule | None:
+             segments: int | None = None, last: int | None = None, tree=from_the_end) -> Schedule | None:
     """The segment-K schedule: `base` (one chain) outside the split tiles (the last L in the
     kernel's order: the partial wave of G workers unless given), S segments inside. None where
     nothing is split (S < 2)."""
@@ -92,7 +99,7 @@ def schedule(base: Schedule, m: int, n: int, k: int, tile: tuple[int, int], work
     tile_k = base.tile_k
     if s < 2 or s > -(-k // tile_k):
         return None
-    split = dataclasses.replace(base, slice_bounds=segment_bounds(k, tile_k, s), reduction_tree=from_the_end(s))
+    split = dataclasses.replace(base, slice_bounds=segment_bounds(k, tile_k, s), reduction_tree=tree(s))
     rects = _rectangles(tile_order(mt, nt, width)[total - last:], tm, tn, m, n)
     note = f"{base.note}; segment-K G={workers} W={width} L={last} S={s}"
     return dataclasses.replace(base, note=note, regions=tuple((r, c, split) for r, c in rects))
@@ -112,6 +119,8 @@ def candidates(base: Schedule, call: dict, kernel: str):
     tile = tile_shape(kernel)
     if tile is None:
         return
+    # A separate split-K kernel after the segment-K kernel adds the segments in order from the last.
+    tree = sequential_from_the_end if any("execute_split_k_kernel" in x for x in call["kernels"]) else from_the_end
     m, n, k = call["m"], call["n"], call["k"]
     units = logged_units(call, tile)
     tiles = [tile, tile[::-1]]
@@ -125,14 +134,14 @@ def candidates(base: Schedule, call: dict, kernel: str):
                 options = [units // last] + options
             for s in options:
                 for w in WIDTHS:
-                    sched = schedule(base, m, n, k, t, g, w, s)
+                    sched = schedule(base, m, n, k, t, g, w, s, tree=tree)
                     if sched is not None and sched not in seen:
                         seen.add(sched)
                         yield sched
         # The logged L x S read as any split of it: the last L tiles in S segments.
         for s in range(2, 17) if units else ():
             for w in WIDTHS:
-                sched = schedule(base, m, n, k, t, 0, w, s, units // s) if units % s == 0 else None
+                sched = schedule(base, m, n, k, t, 0, w, s, units // s, tree=tree) if units % s == 0 else None
                 if sched is not None and sched not in seen:
                     seen.add(sched)
                     yield sched
@@ -147,7 +156,7 @@ def candidates(base: Schedule, call: dict, kernel: str):
             near = [(last, g // last - 1)] if last else []
             near += [(lo, g // lo) for lo in range(last - 1, max(0, last - 5), -1)]
             for (lo, s), w in ((x, w) for x in near for w in WIDTHS):
-                sched = schedule(base, m, n, k, t, g, w, s, lo) if lo > 0 and s >= 2 else None
+                sched = schedule(base, m, n, k, t, g, w, s, lo, tree=tree) if lo > 0 and s >= 2 else None
                 if sched is not None and sched not in seen:
                     seen.add(sched)
                     yield sched
