@@ -5,7 +5,7 @@
 set -eu
 numprobe=$1 mpirun=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
-"$numprobe" list --arch sm_90 --model > "$work/sm90.json"
+"$numprobe" list --arch sm_90 --print-model > "$work/sm90.json"
 python3 - "$work" <<'PY'
 import json, sys, copy
 work = sys.argv[1]

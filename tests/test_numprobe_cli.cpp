@@ -209,7 +209,7 @@ TEST(NumprobeOptions, VersionNamesTheBuild) {
 // fuzz and fuzz merge follow the same rule; --devices is checked before any device is touched.
 TEST(NumprobeOptions, FuzzJsonIsAloneOnStdoutAndDevicesAreChecked) {
   const std::string model = temp_path("fuzz_sm90.json"), out = temp_path("fuzz_json"), merged = temp_path("fuzz_merged");
-  ASSERT_EQ(numprobe("list --arch sm_90 --model > " + model, false).status, 0);
+  ASSERT_EQ(numprobe("list --arch sm_90 --print-model > " + model, false).status, 0);
   std::filesystem::remove_all(out);
   std::filesystem::remove_all(merged);
   const auto r = numprobe("fuzz --backend emu --device-model " + model +
@@ -260,7 +260,7 @@ TEST(BlackwellCli, FeaturesRunOnFp4AndFuzzRefusesBlockScaledKinds) {
     EXPECT_EQ(s.status, 0) << s.output;
     EXPECT_NE(s.output.find("per group"), std::string::npos) << s.output;
   }
-  const std::string model = write_file("sm120.json", numprobe("list --arch sm_120 --model", false).output);
+  const std::string model = write_file("sm120.json", numprobe("list --arch sm_120 --print-model", false).output);
   const auto z = numprobe("fuzz --backend emu --device-model " + model + " --arch sm_120 --cases 8 --out " +
                           temp_path("fuzz-refused") + " --instr mma.m16n8k64.kind::mxf4.block_scale.scale_vec::2X.f32.e2m1.e2m1.f32.ue8m0");
   EXPECT_NE(z.status, 0);
@@ -321,6 +321,33 @@ TEST(RecordFaults, NoGpuIsAClearErrorAndCreatesNothing) {
       << r.output;
   EXPECT_FALSE(exists(out));
   EXPECT_FALSE(exists(out + ".partial"));
+  EXPECT_EQ(r.status, 2) << r.output;
+}
+
+// Without a GPU (or without CUDA in the build), every command that wants one says what to do
+// instead: the commands with a model backend name --backend emu; exit status 2.
+TEST(RecordFaults, NoGpuSaysWhatRunsWithoutOne) {
+  if (!has_command("features")) GTEST_SKIP() << "numprobe built without features (no MPFR)";
+  const auto features = numprobe("features --dtype bf16 --op align --backend device");
+  if (features.status == 0) GTEST_SKIP() << "a GPU is present";
+  EXPECT_EQ(features.status, 2) << features.output;
+  EXPECT_NE(features.output.find("--backend emu"), std::string::npos) << features.output;
+  const auto fuzz = numprobe("fuzz --backend device --cases 16 --out " + temp_path("nogpu-fuzz"));
+  EXPECT_EQ(fuzz.status, 2) << fuzz.output;
+  EXPECT_NE(fuzz.output.find("--backend emu"), std::string::npos) << fuzz.output;
+  const bool cuda_build = features.output.find("without CUDA") == std::string::npos;
+  if (cuda_build) EXPECT_NE(features.output.find("no usable GPU: no GPU or driver"), std::string::npos) << features.output;
+}
+
+// `list --print-model` prints the built-in model; the old spelling `list --model` still does, with a note.
+TEST(ListCli, PrintModelAndItsOldSpelling) {
+  const auto printed = numprobe("list --arch sm_89 --print-model", false);
+  ASSERT_EQ(printed.status, 0);
+  EXPECT_NE(printed.output.find("\"name\": \"sm_89\""), std::string::npos) << printed.output.substr(0, 200);
+  const auto old = numprobe("list --arch sm_89 --model 2>/dev/null", false);
+  EXPECT_EQ(old.status, 0);
+  EXPECT_EQ(old.output, printed.output);
+  EXPECT_NE(numprobe("list --arch sm_89 --model").output.find("--model is now --print-model"), std::string::npos);
 }
 
 // A GPU whose architecture the catalog does not know (a future sm_110): refused before anything
@@ -428,7 +455,7 @@ namespace {
 // signatures and raw lines to lose).
 std::string dev24_model() {
   static const std::string path = [] {
-    std::string m = numprobe("list --arch sm_90 --model", false).output;
+    std::string m = numprobe("list --arch sm_90 --print-model", false).output;
     for (std::size_t p; (p = m.find("\"frac_bits\": 25")) != std::string::npos;) m.replace(p, 15, "\"frac_bits\": 24");
     return write_file("dev24.json", m);
   }();
@@ -638,7 +665,7 @@ TEST(CheckCli, MismatchesOutRefusesAnExistingFileUnlessForced) {
 
 // D19: a key twice in a model file: the last one silently won. Now an error naming its path.
 TEST(ReplayCli, AModelWithADuplicateKeyIsRefused) {
-  std::string m = numprobe("list --arch sm_90 --model", false).output;
+  std::string m = numprobe("list --arch sm_90 --print-model", false).output;
   const std::size_t at = m.find("\"frac_bits\": 25");
   ASSERT_NE(at, std::string::npos);
   m.insert(at, "\"frac_bits\": 24, ");
@@ -741,7 +768,7 @@ TEST(CampaignCli, ASignalEndsACampaignWithACheckpoint) {
 TEST(CampaignCli, AResumeOnAnotherDeviceIsRefused) {
   const std::string dir = fresh("other_device"), sm90 = temp_path("sm90_device.json");
   ASSERT_EQ(numprobe(fuzz_args() + " --out " + dir).status, 1);
-  ASSERT_EQ(numprobe("list --arch sm_90 --model > " + sm90, false).status, 0);
+  ASSERT_EQ(numprobe("list --arch sm_90 --print-model > " + sm90, false).status, 0);
   std::string args = fuzz_args();
   args.replace(args.find(dev24_model()), dev24_model().size(), sm90);
   const auto r = numprobe(args + " --resume --out " + dir);

@@ -25,7 +25,7 @@ for exe in "$out"/bin/*; do
     esac
   done
 done
-"$build/tools/numprobe" list --arch sm_90 --model > "$out/sm_90.json"
+"$build/tools/numprobe" list --arch sm_90 --print-model > "$out/sm_90.json"
 # One wrapper per executable, beside bin/: ./numprobe and ./tcnum_probe_selfcheck.
 for exe in numprobe tcnum_probe_selfcheck; do
   cat > "$out/$exe" <<SH

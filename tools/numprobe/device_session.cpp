@@ -7,6 +7,7 @@
 #include "simulated_device.hpp"
 
 #ifdef TCNUM_HAVE_CUDA
+#include "options.hpp"
 #include "tcnum/probes/device.hpp"
 #endif
 
@@ -79,7 +80,8 @@ std::vector<std::uint32_t> run_on_gpu(const tcnum::Instruction& in, const std::v
 
 int gpu_sm() {
   std::string why;
-  if (!tcnum::device::available(&why)) throw std::runtime_error("no usable GPU: " + why);
+  if (!tcnum::device::available(&why))
+    throw no_gpu_error(why, "record and check run instructions on a GPU; replay and --backend emu run anywhere");
   return tcnum::device::info().sm;
 }
 

@@ -224,7 +224,7 @@ int run_feature_ops(const DiscoverOptions& o, const Backend& b, const std::vecto
     std::cout << "\nblocksize: products fused per step (FPRev-style survivors, see docs/numprobe.md)\n";
     print_table(std::cout, block_rows, "  ");
   }
-  return anomalies ? 3 : 0;
+  return anomalies ? 1 : 0;
 }
 
 int run_discover(DiscoverOptions o) {
@@ -329,7 +329,7 @@ void register_discover(CLI::App& app, Status& status) {
       "  numprobe features --dtype e4m3 --op all --backend device   (GPU)\n"
       "  numprobe features --dtype tf32 --op blocksize --arch sm_80   (every tf32 instruction)\n"
       "  numprobe features --op round --instr mma.m16n8k16.f16.f16.f16.f16 --json\n"
-      "Exit status 3 when a test reports an anomaly (a behaviour no model parameter expresses).");
+      "Exit status 1 when a test reports an anomaly (a behaviour no model parameter expresses); 2 on an error.");
   add_discover_subcommand(
       app, status, "profile",
       "Element-wise profiling of Sun et al. (TPDS 2023, §8.1): mean error of multiply, inner product, accumulation",

@@ -7,6 +7,7 @@
 
 #include "device_session.hpp"
 #ifdef TCNUM_HAVE_CUDA
+#include "options.hpp"
 #include "tcnum/probes/device.hpp"
 #endif
 
@@ -34,7 +35,7 @@ Backend make_backend(const std::string& backend, const std::string& arch, const 
       "or use --backend emu --arch sm_XX to ask a built-in model.");
 #else
   std::string why;
-  if (!device::available(&why)) throw std::runtime_error("--backend device: no usable GPU: " + why);
+  if (!device::available(&why)) throw no_gpu_error(why, "use --backend emu --arch sm_XX to ask a built-in model");
   const auto info = device::info();
   b.device = true;
   b.sm = info.sm;

@@ -7,6 +7,7 @@
 #include "fuzz_backends.hpp"
 
 #ifdef TCNUM_HAVE_CUDA
+#include "options.hpp"
 #include "tcnum/probes/device.hpp"
 #endif
 
@@ -83,13 +84,18 @@ class DeviceBackend : public tcnum::fuzz::Backend {
 
 }  // namespace
 
-std::unique_ptr<tcnum::fuzz::Backend> make_device_backend(const std::vector<int>& devices, bool both_a_sources) {
+static void require_gpu() {
   std::string why;
-  if (!tcnum::device::available(&why)) throw std::runtime_error("no usable GPU: " + why);
+  if (!tcnum::device::available(&why)) throw no_gpu_error(why, "use --backend emu --device-model FILE (a model plays the GPU)");
+}
+
+std::unique_ptr<tcnum::fuzz::Backend> make_device_backend(const std::vector<int>& devices, bool both_a_sources) {
+  require_gpu();
   return std::make_unique<DeviceBackend>(devices, both_a_sources);
 }
 
 DeviceFacts device_facts(int device) {
+  require_gpu();  // the first device call of a campaign: the message that says what to do
   const auto i = tcnum::device::info(device);
   return {i.sm, {{"device", i.name}, {"uuid", i.uuid}, {"driver", i.driver}, {"cuda_runtime", i.runtime}}};
 }
@@ -98,7 +104,10 @@ std::unique_ptr<tcnum::fuzz::Backend> make_device_backend(const std::vector<int>
   throw std::runtime_error("this numprobe was built without CUDA: --backend device needs a build with the CUDA "
                            "toolkit (see docs/probes.md); --backend emu --device-model FILE plays a device");
 }
-DeviceFacts device_facts(int) { throw std::runtime_error("this numprobe was built without CUDA"); }
+DeviceFacts device_facts(int) {
+  throw std::runtime_error("this numprobe was built without CUDA: --backend device needs a build with the CUDA "
+                           "toolkit (see docs/probes.md); use --backend emu --device-model FILE (a model plays the GPU)");
+}
 #endif
 
 }  // namespace numprobe

@@ -11,7 +11,7 @@ namespace {
 
 struct ListOptions {
   std::string arch;
-  bool show_model = false, show_validation = false, json = false;
+  bool show_model = false, old_model_flag = false, show_validation = false, json = false;
 };
 
 int run_list(const ListOptions& o) {
@@ -45,7 +45,9 @@ void register_list(CLI::App& app, Status& status) {
   auto o = std::make_shared<ListOptions>();
   auto* cmd = app.add_subcommand("list", "List the instructions of an architecture, or print its built-in model");
   add_arch_option(cmd, o->arch);
-  cmd->add_flag("--model", o->show_model, "print the built-in model as JSON (a template for --model files)");
+  cmd->add_flag("--print-model", o->show_model, "print the built-in model as JSON (a template for --model files)");
+  // The old spelling, hidden: elsewhere --model FILE reads a model, so this one was misleading.
+  cmd->add_flag("--model", o->old_model_flag)->group("");
   cmd->add_flag("--validation", o->show_validation,
                 "after each instruction, the GPUs whose corpora confirmed the built-in model on it");
   add_json_flag(cmd, o->json, "the instructions as JSON on stdout");
@@ -53,8 +55,14 @@ void register_list(CLI::App& app, Status& status) {
       "Examples:\n"
       "  numprobe list --arch sm_80                (the instructions of an architecture)\n"
       "  numprobe list --arch sm_89 --validation   (and which GPUs' corpora confirm each)\n"
-      "  numprobe list --arch sm_90 --model        (its built-in model as JSON)\n");
-  cmd->callback([o, &status] { status.code = run_list(*o); });
+      "  numprobe list --arch sm_90 --print-model  (its built-in model as JSON)\n");
+  cmd->callback([o, &status] {
+    if (o->old_model_flag) {
+      std::cerr << "numprobe list: --model is now --print-model (--model FILE reads a model elsewhere)\n";
+      o->show_model = true;
+    }
+    status.code = run_list(*o);
+  });
 }
 
 }  // namespace numprobe

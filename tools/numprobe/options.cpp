@@ -56,6 +56,10 @@ ModelChoice choose_model(const std::string& arch, const std::string& model_file)
   return c;
 }
 
+std::runtime_error no_gpu_error(const std::string& cuda_reason, const std::string& instead) {
+  return std::runtime_error("no usable GPU: no GPU or driver (CUDA: " + cuda_reason + "); " + instead);
+}
+
 std::ostream& text_stream(bool json) { return json ? std::cerr : std::cout; }
 
 }  // namespace numprobe

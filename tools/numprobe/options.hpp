@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <iosfwd>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,10 @@ struct ModelChoice {
   bool file = false;
 };
 ModelChoice choose_model(const std::string& arch, const std::string& model_file);
+
+// The error when CUDA finds no usable GPU: the cause users meet first (no GPU or no driver), CUDA's
+// own reason, and what runs without one (`instead`, e.g. "use --backend emu --arch sm_XX").
+std::runtime_error no_gpu_error(const std::string& cuda_reason, const std::string& instead);
 
 // Where text goes: stdout, or stderr when --json owns stdout.
 std::ostream& text_stream(bool json);
