@@ -19,11 +19,11 @@
 #include "tcnum/studies/chain.hpp"
 #include "tcnum/core/corpus.hpp"
 #include "tcnum/core/format.hpp"
+#include "version.hpp"
 
 #ifdef TCNUM_HAVE_CUDA
 #include "tcnum/probes/device.hpp"
 #include "tcnum/probes/device_box.hpp"
-#include "version.hpp"
 #endif
 
 namespace numprobe {
