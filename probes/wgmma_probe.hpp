@@ -1,5 +1,5 @@
 // Internal to the probes: the Hopper wgmma.mma_async probe kernels (probes/wgmma_kernels.cu).
-// probes/runner.cu dispatches Family::wgmma here.
+// probes/runner.cpp dispatches Family::wgmma here (run_wgmma).
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -4,6 +4,7 @@
 // reporting no anomaly, or says why it does not apply; the fit reproduces everything it asked.
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,9 @@ struct Target {
   int sm;
   Instruction in;
 };
+
+// Names the parameter in test output and ctest's test names (gtest would print its raw bytes).
+void PrintTo(const Target& t, std::ostream* os) { *os << "sm_" << t.sm << " " << t.in.name; }
 
 std::vector<Target> targets() {
   std::vector<Target> v;

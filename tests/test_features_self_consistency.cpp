@@ -117,6 +117,9 @@ struct Perturbation {
   void (*apply)(DatapathParams&);
 };
 
+// Names the parameter in test output and ctest's test names (gtest would print its raw bytes).
+void PrintTo(const Perturbation& p, std::ostream* os) { *os << p.name << " on sm_" << p.sm; }
+
 std::size_t rule_index(const Model& m, Which w) {
   for (std::size_t i = 0; i < m.rules.size(); ++i) {
     const ModelRule& r = m.rules[i];

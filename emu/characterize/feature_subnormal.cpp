@@ -170,13 +170,18 @@ void floor_probe(Ctx& ctx, FeatureReport& r) {
   }
 }
 
-FeatureReport recipe_subnormal(Ctx& ctx) {
-  FeatureReport r = start(ctx, "subnormal");
-  const Planner& P = ctx.P;
+// The subnormal recipe's probes: each case, what it tests and the value D holds when nothing is flushed.
+struct SubnormalProbes {
   std::vector<Case> cs;
   std::vector<std::string> what;
   std::vector<double> want;
-  // A subnormal (smallest and largest), B normal, product a normal number of D.
+  void add(const Case& g, std::string w, double value) {
+    cs.push_back(g), what.push_back(std::move(w)), want.push_back(value);
+  }
+};
+
+// A subnormal (smallest and largest), B normal, product a normal number of D; and the same for B.
+void add_subnormal_factor_probes(const Planner& P, SubnormalProbes& sp) {
   for (bool a_side : {true, false}) {
     const Format fs = a_side ? P.fa : P.fb, fo = a_side ? P.fb : P.fa;
     for (bool largest : {false, true}) {
@@ -190,69 +195,111 @@ FeatureReport recipe_subnormal(Ctx& ctx) {
       Case g = P.blank();
       g.a[0] = a_side ? *sb : *ob;
       g.b[0] = a_side ? *ob : *sb;
-      cs.push_back(g), what.push_back(a_side ? "a" : "b"), want.push_back(prod);
+      sp.add(g, a_side ? "a" : "b", prod);
     }
   }
-  // C subnormal alone (needs subnormal outputs too) and C subnormal next to a normal product.
+}
+
+// C subnormal alone (needs subnormal outputs too) and C subnormal next to a normal product.
+void add_subnormal_c_probes(const Planner& P, SubnormalProbes& sp) {
   const double csub = min_subnormal(P.fc) * 3;
   if (const auto cb = P.c_bits(csub); cb && P.fc == P.fd) {
     Case g = P.blank();
     g.c = *cb;
-    cs.push_back(g), what.push_back("c_alone"), want.push_back(csub);
+    sp.add(g, "c_alone", csub);
   }
-  {
-    const double cmin = min_subnormal(P.fc);
-    const int en = spec(P.fc).emin();
-    const auto cb = P.c_bits(cmin);
-    const Pair pn = P.product_sig(1, 1, en);
-    if (cb && pn && en >= P.d_emin()) {
-      Case g = P.blank();
-      g.c = *cb;
-      put(g, 0, pn);
-      cs.push_back(g), what.push_back("c_with_normal"), want.push_back(std::ldexp(1.0, en) + cmin);
+  const double cmin = min_subnormal(P.fc);
+  const int en = spec(P.fc).emin();
+  const auto cb = P.c_bits(cmin);
+  const Pair pn = P.product_sig(1, 1, en);
+  if (cb && pn && en >= P.d_emin()) {
+    Case g = P.blank();
+    g.c = *cb;
+    put(g, 0, pn);
+    sp.add(g, "c_with_normal", std::ldexp(1.0, en) + cmin);
+  }
+}
+
+// A product of normal factors below D's normal range (a subnormal result), and one below the
+// input format's normal range (normal in D).
+void add_small_product_probes(const Planner& P, SubnormalProbes& sp) {
+  const int ep_d = P.d_emin() - 1;
+  if (const Pair pn = P.product_sig(1, 1, ep_d)) {
+    Case g = P.blank();
+    put(g, 0, pn);
+    sp.add(g, "sub_product", std::ldexp(1.0, ep_d));
+  }
+  const int ep_in = spec(P.fa).emin() - 2;
+  const Pair pn = P.product_sig(1, 1, ep_in);
+  if (pn && ep_in >= P.d_emin()) {
+    Case g = P.blank();
+    put(g, 0, pn);
+    sp.add(g, "below_input_range", std::ldexp(1.0, ep_in));
+  }
+}
+
+std::string subnormal_label(const Planner& P, const SubnormalProbes& sp, std::size_t t) {
+  const std::string& what = sp.what[t];
+  const double want = sp.want[t];
+  if (what == "a" || what == "b")
+    return std::string(what == "a" ? "a" : "b") + " = subnormal " +
+           pow2_text(what == "a" ? to_double(P.fa, sp.cs[t].a[0]) : to_double(P.fb, sp.cs[t].b[0])) +
+           ", other factor normal";
+  if (what == "c_alone") return "C = 3 x smallest subnormal of " + std::string(name_of(P.fc)) + ", no products";
+  if (what == "c_with_normal") return "C = smallest subnormal, + product " + pow2_text(want - min_subnormal(P.fc));
+  if (what == "sub_product") return "normal factors, product " + pow2_text(want) + " (subnormal in " + std::string(name_of(P.fd)) + ")";
+  return "normal factors, product " + pow2_text(want) + " (below " + std::string(name_of(P.fa)) + "'s normal range)";
+}
+
+// The probes whose outputs the parameters found so far cannot reproduce, for the F that explains
+// the most. A C that comes out as 0 may just be cut by a narrow alignment (F), not flushed; when the
+// align recipe found only a lower bound on F (narrow input formats: FP6/FP4), any F from that bound
+// up may explain a reading.
+std::vector<std::string> inexpressible_readings(const Ctx& ctx, const SubnormalProbes& sp,
+                                                const std::vector<std::uint32_t>& out) {
+  std::vector<DatapathParams> ps{ctx.params()};
+  if (ctx.m.frac_bits_at_least)
+    for (int F = ps[0].frac_bits + 1; F <= kModelLimits.frac_bits_max && F <= ps[0].frac_bits + 64; ++F) {
+      ps.push_back(ps[0]);
+      ps.back().frac_bits = F;
     }
+  std::vector<std::string> odd;
+  for (std::size_t i = 0; i < ps.size(); ++i) {
+    std::vector<std::string> odd_here;
+    for (std::size_t t = 0; t < sp.cs.size(); ++t)
+      if (emulate_case(ps[i], ctx.in, sp.cs[t]) != out[t]) odd_here.push_back(sp.what[t]);
+    if (i == 0 || odd_here.size() < odd.size()) odd = std::move(odd_here);
+    if (odd.empty()) break;
   }
-  // A product of normal factors below D's normal range (a subnormal result).
-  {
-    const int ep = P.d_emin() - 1;
-    const Pair pn = P.product_sig(1, 1, ep);
-    if (pn) {
-      Case g = P.blank();
-      put(g, 0, pn);
-      cs.push_back(g), what.push_back("sub_product"), want.push_back(std::ldexp(1.0, ep));
-    }
-  }
-  // A product below the input format's normal range (normal in D).
-  {
-    const int ep = spec(P.fa).emin() - 2;
-    const Pair pn = P.product_sig(1, 1, ep);
-    if (pn && ep >= P.d_emin()) {
-      Case g = P.blank();
-      put(g, 0, pn);
-      cs.push_back(g), what.push_back("below_input_range"), want.push_back(std::ldexp(1.0, ep));
-    }
-  }
-  const auto out = ctx.eval(cs);
-  std::map<std::string, std::string> verdicts;
-  for (std::size_t t = 0; t < cs.size(); ++t) {
+  return odd;
+}
+
+// Subnormal A or B, subnormal C, and products below D's or the inputs' normal range.
+SubnormalProbes subnormal_probes(const Planner& P) {
+  SubnormalProbes sp;
+  add_subnormal_factor_probes(P, sp);
+  add_subnormal_c_probes(P, sp);
+  add_small_product_probes(P, sp);
+  return sp;
+}
+
+FeatureReport recipe_subnormal(Ctx& ctx) {
+  FeatureReport r = start(ctx, "subnormal");
+  const Planner& P = ctx.P;
+  const SubnormalProbes sp = subnormal_probes(P);
+  const auto out = ctx.eval(sp.cs);
+  std::map<std::string, std::string> verdicts;  // by what: the first reading other than "kept", else "kept"
+  for (std::size_t t = 0; t < sp.cs.size(); ++t) {
     const u32 d = out[t];
-    const bool kept = P.d_is(d, want[t]);
+    const bool kept = P.d_is(d, sp.want[t]);
     std::string reading = kept ? "kept" : P.d_is(d, 0) ? "flushed to zero" : "other";
-    if (what[t] == "c_with_normal" && !kept && P.d_is(d, want[t] - min_subnormal(P.fc))) reading = "flushed to zero";
-    auto& slot = verdicts[what[t]];
+    if (sp.what[t] == "c_with_normal" && !kept && P.d_is(d, sp.want[t] - min_subnormal(P.fc))) reading = "flushed to zero";
+    auto& slot = verdicts[sp.what[t]];
     if (slot.empty() || slot == "kept") slot = reading;
-    std::string label;
-    if (what[t] == "a" || what[t] == "b")
-      label = std::string(what[t] == "a" ? "a" : "b") + " = subnormal " + pow2_text(what[t] == "a" ? to_double(P.fa, cs[t].a[0]) : to_double(P.fb, cs[t].b[0])) +
-              ", other factor normal";
-    else if (what[t] == "c_alone") label = "C = 3 x smallest subnormal of " + std::string(name_of(P.fc)) + ", no products";
-    else if (what[t] == "c_with_normal") label = "C = smallest subnormal, + product " + pow2_text(want[t] - min_subnormal(P.fc));
-    else if (what[t] == "sub_product") label = "normal factors, product " + pow2_text(want[t]) + " (subnormal in " + std::string(name_of(P.fd)) + ")";
-    else label = "normal factors, product " + pow2_text(want[t]) + " (below " + std::string(name_of(P.fa)) + "'s normal range)";
-    ctx.row(r, label, cs[t], d, reading);
+    ctx.row(r, subnormal_label(P, sp, t), sp.cs[t], d, reading);
   }
   auto get = [&](const std::string& k) { return verdicts.count(k) ? verdicts[k] : std::string("n/a"); };
-  const std::string a = get("a"), b = get("b"), sp = get("sub_product"), bi = get("below_input_range");
+  const std::string a = get("a"), b = get("b"), sub_product = get("sub_product"), bi = get("below_input_range");
   std::string c1 = get("c_alone"), c2 = get("c_with_normal");
   const bool flush_ab = a == "flushed to zero" || b == "flushed to zero";
   if ((a == "kept" || a == "flushed to zero") && (b == "kept" || b == "flushed to zero")) {
@@ -262,45 +309,28 @@ FeatureReport recipe_subnormal(Ctx& ctx) {
   unpack_probe(ctx, r);  // append their sentences to r.verdict
   floor_probe(ctx, r);
   const std::string extra = r.verdict;
-  // Every reading (C's, the results') must follow from the parameters found so far: a C that
-  // comes out as 0 may just be cut by a narrow alignment (F), not flushed.
-  {
-    // When the align recipe found only a lower bound on F (narrow input formats: FP6/FP4), any F
-    // from that bound up may explain a reading.
-    std::vector<DatapathParams> ps{ctx.params()};
-    if (ctx.m.frac_bits_at_least)
-      for (int F = ps[0].frac_bits + 1; F <= kModelLimits.frac_bits_max && F <= ps[0].frac_bits + 64; ++F) {
-        ps.push_back(ps[0]);
-        ps.back().frac_bits = F;
-      }
-    std::vector<std::string> odd;
-    for (std::size_t i = 0; i < ps.size(); ++i) {  // the F that explains the most readings
-      std::vector<std::string> odd_here;
-      for (std::size_t t = 0; t < cs.size(); ++t)
-        if (emulate_case(ps[i], ctx.in, cs[t]) != out[t]) odd_here.push_back(what[t]);
-      if (i == 0 || odd_here.size() < odd.size()) odd = std::move(odd_here);
-      if (odd.empty()) break;
-    }
-    if (!odd.empty()) {
-      std::string list;
-      for (const auto& w : odd) list += " " + w;
-      r.anomalies.push_back("subnormal handling not expressible (one flush switch for A, B and C, gradual underflow):" + list);
-    } else {
-      for (auto* x : {&c1, &c2})
-        if (*x == "flushed to zero" && !flush_ab)
-          *x = "kept, but a subnormal C alone is cut to 0 by the alignment (with F = " +
-               std::to_string(ctx.m.frac_bits.value_or(0)) + " its bits lie below the last kept bit of its nominal exponent)";
-    }
+  // Every reading (C's, the results') must follow from the parameters found so far.
+  const std::vector<std::string> odd = inexpressible_readings(ctx, sp, out);
+  if (!odd.empty()) {
+    std::string list;
+    for (const auto& w : odd) list += " " + w;
+    r.anomalies.push_back("subnormal handling not expressible (one flush switch for A, B and C, gradual underflow):" + list);
+  } else {
+    for (auto* x : {&c1, &c2})
+      if (*x == "flushed to zero" && !flush_ab)
+        *x = "kept, but a subnormal C alone is cut to 0 by the alignment (with F = " +
+             std::to_string(ctx.m.frac_bits.value_or(0)) + " its bits lie below the last kept bit of its nominal exponent)";
   }
   std::ostringstream v;
   v << "Subnormal inputs are " << (flush_ab ? "flushed to zero" : "kept (A and B)") << "; C: " << (c2 != "n/a" ? c2 : c1)
-    << ". Products below D's normal range: " << sp << (sp == "kept" ? " (gradual underflow into a subnormal result)" : "")
+    << ". Products below D's normal range: " << sub_product
+    << (sub_product == "kept" ? " (gradual underflow into a subnormal result)" : "")
     << ". Products below the input format's normal range: " << bi << "." << extra;
   r.verdict = v.str();
   r.facts.push_back({"subnormal_a", a});
   r.facts.push_back({"subnormal_b", b});
   r.facts.push_back({"subnormal_c", c2 != "n/a" ? c2 : c1});
-  r.facts.push_back({"subnormal_results", sp});
+  r.facts.push_back({"subnormal_results", sub_product});
   r.facts.push_back({"products_below_input_range", bi});
   return r;
 }

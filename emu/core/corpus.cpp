@@ -482,105 +482,22 @@ void CorpusWriter::flush() {
   if (!ok) throw std::runtime_error("write failed on '" + impl_->path + "': " + write_error());
 }
 
-ReplayTally replay_file(const std::string& path, const Model* override_model,
-                        const std::function<void(const ReplayIssue&)>& on_issue) {
-  // Cases are parsed straight into flat batches of one instruction (no allocation per case) and
-  // evaluated through its compiled plan, compiled once per instruction and file; issues are
-  // still reported in line order.
-  constexpr std::size_t kBatch = 1024;
-  ReplayTally t;
-  LineReader lines(path, GzipInflater::best);
-  InstructionCache instructions;
-  const InstructionCache::Entry* batch_of = nullptr;  // the instruction of the batch
-  std::size_t n = 0, k = 0, scales = 0;               // cases in the batch; A/B and scale values per case
+namespace {
+
+// The cases of one instruction parsed so far, in flat arrays: no allocation per case.
+struct ReplayBatch {
+  const InstructionCache::Entry* of = nullptr;  // the instruction of the batch
+  std::size_t n = 0, k = 0, scales = 0;         // cases in the batch; A/B and scale values per case
   std::vector<std::uint32_t> a, b, c, d, scale_a, scale_b, emulated;
   std::vector<std::size_t> line_of;
-  std::unordered_map<std::size_t, std::variant<MmaPlan, std::string>> plans;  // by entry id: plan or why not
-  auto batch_case = [&](std::size_t i) {
-    CorpusCase kase;
-    kase.arch = batch_of->arch;
-    kase.sm = batch_of->sm;
-    kase.instruction = batch_of->instruction;
-    kase.a.assign(a.begin() + static_cast<std::ptrdiff_t>(i * k), a.begin() + static_cast<std::ptrdiff_t>((i + 1) * k));
-    kase.b.assign(b.begin() + static_cast<std::ptrdiff_t>(i * k), b.begin() + static_cast<std::ptrdiff_t>((i + 1) * k));
-    kase.c = c[i];
-    kase.d = d[i];
-    kase.scale_a.assign(scale_a.begin() + static_cast<std::ptrdiff_t>(i * scales),
-                        scale_a.begin() + static_cast<std::ptrdiff_t>((i + 1) * scales));
-    kase.scale_b.assign(scale_b.begin() + static_cast<std::ptrdiff_t>(i * scales),
-                        scale_b.begin() + static_cast<std::ptrdiff_t>((i + 1) * scales));
-    return kase;
-  };
-  auto evaluate = [&] {
-    if (n == 0) return;
-    auto it = plans.find(batch_of->id);
-    if (it == plans.end()) {
-      const Model& model = override_model ? *override_model : builtin_model(batch_of->sm);
-      try {
-        it = plans.emplace(batch_of->id, compile_plan(model, batch_of->instruction)).first;
-      } catch (const std::invalid_argument& e) {
-        it = plans.emplace(batch_of->id, std::string(e.what())).first;
-      }
-    }
-    if (const auto* why_not = std::get_if<std::string>(&it->second)) {
-      for (std::size_t i = 0; i < n; ++i) {
-        ++t.failed;
-        on_issue(ReplayIssue{path, line_of[i], true, *why_not, batch_case(i), 0});
-      }
-      n = 0;
-      return;
-    }
-    const MmaPlan& plan = std::get<MmaPlan>(it->second);
-    emulated.resize(n);
-    if (scales > 0) {  // scale vectors: the reference datapath, case by case
-      for (std::size_t i = 0; i < n; ++i)
-        emulated[i] = mma_element(plan, {a.data() + i * k, k}, {b.data() + i * k, k}, c[i],
-                                  {scale_a.data() + i * scales, scales}, {scale_b.data() + i * scales, scales});
-    } else {
-      mma_batch(plan, n, a.data(), b.data(), c.data(), emulated.data());
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-      if (emulated[i] == d[i]) {
-        ++t.passed;
-      } else {
-        ++t.failed;
-        on_issue(ReplayIssue{path, line_of[i], false, "", batch_case(i), emulated[i]});
-      }
-    }
-    n = 0;
-  };
-  auto malformed = [&](std::size_t line, const std::string& why) {
-    evaluate();
-    ++t.failed;
-    on_issue(ReplayIssue{path, line, true, why, std::nullopt, 0});
-  };
-  std::string_view line;
-  std::string why;
-  for (std::size_t line_no = 1;; ++line_no) {
-    const auto got = lines.next(line, why);
-    if (got == LineReader::Line::end) break;
-    if (got == LineReader::Line::error) {  // ends the file: what follows is not trusted
-      malformed(line_no, why);
-      break;
-    }
-    const bool content = content_line(line);
-    if (!content && !has_nul(line)) continue;
-    LineFields f;
-    const InstructionCache::Entry* e = content ? split_line(line, instructions, f, why) : nullptr;
-    if (!e) {
-      if (has_nul(line)) {  // ends the file, as a read error
-        malformed(line_no, kNulByte);
-        break;
-      }
-      malformed(line_no, why);
-      continue;
-    }
-    if (n > 0 && (e != batch_of || n == kBatch)) evaluate();
-    if (e != batch_of) {
-      batch_of = e;
-      k = static_cast<std::size_t>(e->instruction.k);
-      scales = static_cast<std::size_t>(e->instruction.scales_per_row());
-    }
+
+  void switch_to(const InstructionCache::Entry* e) {
+    of = e;
+    k = static_cast<std::size_t>(e->instruction.k);
+    scales = static_cast<std::size_t>(e->instruction.scales_per_row());
+  }
+  // Room for case n.
+  void make_room() {
     if (a.size() < (n + 1) * k) {
       a.resize((n + 1) * k);
       b.resize((n + 1) * k);
@@ -594,20 +511,143 @@ ReplayTally replay_file(const std::string& path, const Model* override_model,
       d.resize(n + 1);
       line_of.resize(n + 1);
     }
-    if (!parse_operands(f, e->instruction, a.data() + n * k, b.data() + n * k, c[n], d[n], scale_a.data() + n * scales,
-                        scale_b.data() + n * scales, why)) {
+  }
+  CorpusCase case_at(std::size_t i) const {
+    CorpusCase kase;
+    kase.arch = of->arch;
+    kase.sm = of->sm;
+    kase.instruction = of->instruction;
+    kase.a.assign(a.begin() + static_cast<std::ptrdiff_t>(i * k), a.begin() + static_cast<std::ptrdiff_t>((i + 1) * k));
+    kase.b.assign(b.begin() + static_cast<std::ptrdiff_t>(i * k), b.begin() + static_cast<std::ptrdiff_t>((i + 1) * k));
+    kase.c = c[i];
+    kase.d = d[i];
+    kase.scale_a.assign(scale_a.begin() + static_cast<std::ptrdiff_t>(i * scales),
+                        scale_a.begin() + static_cast<std::ptrdiff_t>((i + 1) * scales));
+    kase.scale_b.assign(scale_b.begin() + static_cast<std::ptrdiff_t>(i * scales),
+                        scale_b.begin() + static_cast<std::ptrdiff_t>((i + 1) * scales));
+    return kase;
+  }
+  // emulated[0..n) through the plan.
+  void emulate(const MmaPlan& plan) {
+    emulated.resize(n);
+    if (scales > 0) {  // scale vectors: the reference datapath, case by case
+      for (std::size_t i = 0; i < n; ++i)
+        emulated[i] = mma_element(plan, {a.data() + i * k, k}, {b.data() + i * k, k}, c[i],
+                                  {scale_a.data() + i * scales, scales}, {scale_b.data() + i * scales, scales});
+    } else {
+      mma_batch(plan, n, a.data(), b.data(), c.data(), emulated.data());
+    }
+  }
+};
+
+// One file's replay: plans compiled once per instruction, cases evaluated a batch at a time,
+// issues reported in line order.
+class FileReplay {
+ public:
+  FileReplay(const std::string& path, const Model* override_model, const std::function<void(const ReplayIssue&)>& on_issue)
+      : path_(path), override_model_(override_model), on_issue_(on_issue) {}
+
+  ReplayBatch batch;
+  ReplayTally tally;
+
+  // Evaluates the batch, counts and reports every case, and empties it.
+  void evaluate() {
+    if (batch.n == 0) return;
+    const auto& plan = plan_of_batch();
+    if (const auto* why_not = std::get_if<std::string>(&plan)) {
+      for (std::size_t i = 0; i < batch.n; ++i) {
+        ++tally.failed;
+        on_issue_(ReplayIssue{path_, batch.line_of[i], true, *why_not, batch.case_at(i), 0});
+      }
+      batch.n = 0;
+      return;
+    }
+    batch.emulate(std::get<MmaPlan>(plan));
+    for (std::size_t i = 0; i < batch.n; ++i) {
+      if (batch.emulated[i] == batch.d[i]) {
+        ++tally.passed;
+      } else {
+        ++tally.failed;
+        on_issue_(ReplayIssue{path_, batch.line_of[i], false, "", batch.case_at(i), batch.emulated[i]});
+      }
+    }
+    batch.n = 0;
+  }
+
+  // A line that is no case: the batch before it is reported first.
+  void malformed(std::size_t line, const std::string& why) {
+    evaluate();
+    ++tally.failed;
+    on_issue_(ReplayIssue{path_, line, true, why, std::nullopt, 0});
+  }
+
+ private:
+  // The batch instruction's plan, or why the model has none.
+  const std::variant<MmaPlan, std::string>& plan_of_batch() {
+    auto it = plans_.find(batch.of->id);
+    if (it != plans_.end()) return it->second;
+    const Model& model = override_model_ ? *override_model_ : builtin_model(batch.of->sm);
+    try {
+      return plans_.emplace(batch.of->id, compile_plan(model, batch.of->instruction)).first->second;
+    } catch (const std::invalid_argument& e) {
+      return plans_.emplace(batch.of->id, std::string(e.what())).first->second;
+    }
+  }
+
+  const std::string& path_;
+  const Model* override_model_;
+  const std::function<void(const ReplayIssue&)>& on_issue_;
+  std::unordered_map<std::size_t, std::variant<MmaPlan, std::string>> plans_;  // by entry id
+};
+
+}  // namespace
+
+ReplayTally replay_file(const std::string& path, const Model* override_model,
+                        const std::function<void(const ReplayIssue&)>& on_issue) {
+  constexpr std::size_t kBatch = 1024;
+  FileReplay replay(path, override_model, on_issue);
+  ReplayBatch& batch = replay.batch;
+  LineReader lines(path, GzipInflater::best);
+  InstructionCache instructions;
+  std::string_view line;
+  std::string why;
+  for (std::size_t line_no = 1;; ++line_no) {
+    const auto got = lines.next(line, why);
+    if (got == LineReader::Line::end) break;
+    if (got == LineReader::Line::error) {  // ends the file: what follows is not trusted
+      replay.malformed(line_no, why);
+      break;
+    }
+    const bool content = content_line(line);
+    if (!content && !has_nul(line)) continue;
+    LineFields f;
+    const InstructionCache::Entry* e = content ? split_line(line, instructions, f, why) : nullptr;
+    if (!e) {
+      if (has_nul(line)) {  // ends the file, as a read error
+        replay.malformed(line_no, kNulByte);
+        break;
+      }
+      replay.malformed(line_no, why);
+      continue;
+    }
+    if (batch.n > 0 && (e != batch.of || batch.n == kBatch)) replay.evaluate();
+    if (e != batch.of) batch.switch_to(e);
+    batch.make_room();
+    const std::size_t n = batch.n, k = batch.k, scales = batch.scales;
+    if (!parse_operands(f, e->instruction, batch.a.data() + n * k, batch.b.data() + n * k, batch.c[n], batch.d[n],
+                        batch.scale_a.data() + n * scales, batch.scale_b.data() + n * scales, why)) {
       if (has_nul(line)) {
-        malformed(line_no, kNulByte);
+        replay.malformed(line_no, kNulByte);
         break;
       }
       prefer_field_count(line, why);
-      malformed(line_no, why);
+      replay.malformed(line_no, why);
       continue;
     }
-    line_of[n++] = line_no;
+    batch.line_of[batch.n++] = line_no;
   }
-  evaluate();
-  return t;
+  replay.evaluate();
+  return replay.tally;
 }
 
 }  // namespace tcnum

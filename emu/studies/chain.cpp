@@ -287,7 +287,10 @@ double relative_l2_error(std::span<const double> low, std::span<const double> re
   return den > 0 ? std::sqrt(num) / std::sqrt(den) : (num > 0 ? std::numeric_limits<double>::infinity() : 0.0);
 }
 
-Result run(const Config& cfg_in, const BlackBox& box, const Progress& progress) {
+namespace {
+
+// The configuration with K defaulted to the instruction's, or an error naming what is wrong.
+Config checked_config(const Config& cfg_in) {
   Config cfg = cfg_in;
   const Instruction& in = cfg.instr;
   if (cfg.k == 0) cfg.k = in.k;
@@ -299,9 +302,169 @@ Result run(const Config& cfg_in, const BlackBox& box, const Progress& progress) 
     throw std::invalid_argument("chain: " + in.name +
                                 (in.block_scaled() ? " is block-scaled: it takes --scaling block only"
                                                    : " is not block-scaled: --scaling block needs a kind::mx* instruction"));
-  const int m = cfg.rows, k = cfg.k, n = cfg.k;
-  const std::size_t asz = static_cast<std::size_t>(m) * k, bsz = static_cast<std::size_t>(k) * n;
-  const std::size_t dsz = static_cast<std::size_t>(m) * n;
+  return cfg;
+}
+
+// One link's GEMM: A (and every D) is m×k, B is k×n with n = k; sizes in elements.
+struct LinkShape {
+  int m, k, n;
+  std::size_t a, b, d;
+  explicit LinkShape(const Config& cfg)
+      : m(cfg.rows), k(cfg.k), n(cfg.k), a(static_cast<std::size_t>(m) * k), b(static_cast<std::size_t>(k) * n),
+        d(static_cast<std::size_t>(m) * n) {}
+};
+
+// Each trial's A: drawn in A's format (init low) or fp32, and its copies for the references.
+std::vector<std::unique_ptr<TrialState>> initial_states(const Config& cfg, const LinkShape& shape) {
+  std::vector<std::unique_ptr<TrialState>> states(static_cast<std::size_t>(cfg.trials));
+  parallel_for(states.size(), cfg.threads, [&](std::size_t t) {
+    auto s = std::make_unique<TrialState>(trial_seed(cfg.seed, static_cast<int>(t)));
+    s->low.resize(shape.a);
+    for (auto& v : s->low) v = draw(s->rng, cfg.init, cfg.instr.a_type);
+    if (cfg.fp32_reference) s->ref32.assign(s->low.begin(), s->low.end());
+    if (cfg.exact_reference) {
+      s->exact = std::vector<MpfrValue>(shape.a);
+      for (std::size_t i = 0; i < shape.a; ++i) set_exact(s->exact[i].v, s->low[i]);
+    }
+    states[t] = std::move(s);
+  });
+  return states;
+}
+
+// The operands of all trials' GEMMs of one link, in the input formats, as batched_gemm takes them.
+struct LinkBatch {
+  std::vector<std::uint32_t> a, b;
+  BatchScales scales;
+};
+
+// Draws trial t's B and writes its A and B, converted to the input formats, into the batch.
+void convert_operands(const Config& cfg, const LinkShape& shape, std::size_t t, TrialState& s, LinkBatch& batch) {
+  const Instruction& in = cfg.instr;
+  s.b_low.resize(shape.b);
+  for (auto& v : s.b_low) v = draw(s.rng, cfg.init, in.b_type);
+  const auto a_at = static_cast<std::ptrdiff_t>(t * shape.a), b_at = static_cast<std::ptrdiff_t>(t * shape.b);
+  if (cfg.scaling == Scaling::block) {
+    const BlockQuantized qa = quantize_blocks(s.low, shape.m, shape.k, true, in.a_type, in);
+    const BlockQuantized qb = quantize_blocks(s.b_low, shape.k, shape.n, false, in.b_type, in);
+    std::copy(qa.bits.begin(), qa.bits.end(), batch.a.begin() + a_at);
+    std::copy(qb.bits.begin(), qb.bits.end(), batch.b.begin() + b_at);
+    std::copy(qa.scales.begin(), qa.scales.end(), batch.scales.a.begin() + static_cast<std::ptrdiff_t>(t * qa.scales.size()));
+    std::copy(qb.scales.begin(), qb.scales.end(), batch.scales.b.begin() + static_cast<std::ptrdiff_t>(t * qb.scales.size()));
+    s.alpha = mul32(qa.scale_inv, qb.scale_inv);
+    s.saturated = qa.saturated || qb.saturated;
+    return;
+  }
+  const Quantized qa = quantize(s.low, in.a_type, cfg.scaling);
+  const Quantized qb = quantize(s.b_low, in.b_type, cfg.scaling);
+  std::copy(qa.bits.begin(), qa.bits.end(), batch.a.begin() + a_at);
+  std::copy(qb.bits.begin(), qb.bits.end(), batch.b.begin() + b_at);
+  s.alpha = mul32(qa.scale_inv, qb.scale_inv);
+  s.saturated = qa.saturated || qb.saturated;
+}
+
+// The tensor core's D as values, dequantised by the link's alpha when the inputs were scaled.
+std::vector<double> dequantised(const Config& cfg, std::span<const std::uint32_t> d, float alpha) {
+  std::vector<double> low(d.size());
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    double v = to_double(cfg.instr.d_type, d[i]);
+    if (cfg.scaling != Scaling::none) v = static_cast<double>(mul32(static_cast<float>(v), alpha));
+    low[i] = v;
+  }
+  return low;
+}
+
+// One link of the FP32 CPU chain: ref32 = ref32 · B, each product and sum rounded to fp32.
+void advance_fp32_chain(const LinkShape& shape, TrialState& s) {
+  const int m = shape.m, n = shape.n, k = shape.k;
+  std::vector<float> next(shape.d);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      float acc = 0.0f;
+      for (int q = 0; q < k; ++q)
+        acc = add32(acc, mul32(s.ref32[static_cast<std::size_t>(i) * k + q],
+                               static_cast<float>(s.b_low[static_cast<std::size_t>(q) * n + j])));
+      next[static_cast<std::size_t>(i) * n + j] = acc;
+    }
+  s.ref32 = std::move(next);
+}
+
+// One link of the exact chain: exact = exact · B, in MPFR without rounding.
+void advance_exact_chain(const LinkShape& shape, TrialState& s) {
+  const int m = shape.m, n = shape.n, k = shape.k;
+  std::vector<MpfrValue> bex(shape.b);
+  for (std::size_t i = 0; i < shape.b; ++i) set_exact(bex[i].v, s.b_low[i]);
+  std::vector<mpfr_srcptr> araw(shape.a), braw(shape.b);
+  for (std::size_t i = 0; i < shape.a; ++i) araw[i] = s.exact[i].v;
+  for (std::size_t i = 0; i < shape.b; ++i) braw[i] = bex[i].v;
+  std::vector<MpfrValue> next(shape.d);
+  DotScratch scratch(k);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j)
+      exact_dot(next[static_cast<std::size_t>(i) * n + j].v, k, &araw[static_cast<std::size_t>(i) * k], 1,
+                &braw[static_cast<std::size_t>(j)], static_cast<std::size_t>(n), scratch);
+  s.exact = std::move(next);
+}
+
+// Σ (x - exact)² and Σ x², each difference rounded once to double.
+struct ErrorSums {
+  double num = 0, den = 0;
+};
+ErrorSums error_sums_against_exact(std::span<const double> x, const std::vector<MpfrValue>& exact) {
+  ErrorSums sums;
+  mpfr_t diff;
+  mpfr_init2(diff, 53);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    mpfr_set_d(diff, x[i], MPFR_RNDN);  // exact: x is a double
+    mpfr_sub(diff, diff, exact[i].v, MPFR_RNDN);
+    const double e = mpfr_get_d(diff, MPFR_RNDN);
+    sums.num += e * e;
+    sums.den += x[i] * x[i];
+  }
+  mpfr_clear(diff);
+  return sums;
+}
+
+// The errors against the exact chain, of the tensor core's D and (both references on) of the FP32 chain.
+void record_exact_errors(const Config& cfg, const TrialState& s, std::span<const double> low, bool finite, Link& out) {
+  const ErrorSums tc = finite ? error_sums_against_exact(low, s.exact) : ErrorSums{};
+  if (cfg.fp32_reference) {
+    const std::vector<double> ref(s.ref32.begin(), s.ref32.end());
+    const ErrorSums base = error_sums_against_exact(ref, s.exact);
+    out.baseline_err_exact = base.den > 0 ? std::sqrt(base.num) / std::sqrt(base.den) : 0.0;
+  }
+  out.rel_err_exact = !finite        ? std::numeric_limits<double>::quiet_NaN()
+                      : tc.den > 0   ? std::sqrt(tc.num) / std::sqrt(tc.den)
+                                     : (tc.num > 0 ? std::numeric_limits<double>::infinity() : 0.0);
+}
+
+// Trial t's link: its D's hash and overflow, the references advanced one link and the errors against them.
+void measure_link(const Config& cfg, const LinkShape& shape, int link, std::span<const std::uint32_t> d, TrialState& s,
+                  Trial& tr) {
+  Link& out = tr.links[static_cast<std::size_t>(link - 1)];
+  out.d_hash = fnv1a(d);
+  out.saturated = s.saturated;
+  std::vector<double> low = dequantised(cfg, d, s.alpha);
+  const bool finite = std::all_of(low.begin(), low.end(), [](double v) { return std::isfinite(v); });
+  out.overflow = !finite;
+  if (!finite && tr.first_overflow == 0) tr.first_overflow = link;
+  if (cfg.fp32_reference) {
+    advance_fp32_chain(shape, s);
+    const std::vector<double> ref(s.ref32.begin(), s.ref32.end());
+    out.rel_err_fp32 = relative_l2_error(low, ref);
+  }
+  if (cfg.exact_reference) {
+    advance_exact_chain(shape, s);
+    record_exact_errors(cfg, s, low, finite, out);
+  }
+  s.low = std::move(low);
+}
+
+}  // namespace
+
+Result run(const Config& cfg_in, const BlackBox& box, const Progress& progress) {
+  const Config cfg = checked_config(cfg_in);
+  const Instruction& in = cfg.instr;
+  const LinkShape shape(cfg);
   const std::size_t trials = static_cast<std::size_t>(cfg.trials);
 
   Result result;
@@ -309,126 +472,22 @@ Result run(const Config& cfg_in, const BlackBox& box, const Progress& progress) 
   result.trials.resize(trials);
   for (auto& t : result.trials) t.links.resize(static_cast<std::size_t>(cfg.max_len));
 
-  std::vector<std::unique_ptr<TrialState>> states(trials);
-  // A: drawn in A's format (init low) or fp32.
-  parallel_for(trials, cfg.threads, [&](std::size_t t) {
-    auto s = std::make_unique<TrialState>(trial_seed(cfg.seed, static_cast<int>(t)));
-    s->low.resize(asz);
-    for (auto& v : s->low) v = draw(s->rng, cfg.init, in.a_type);
-    if (cfg.fp32_reference) s->ref32.assign(s->low.begin(), s->low.end());
-    if (cfg.exact_reference) {
-      s->exact = std::vector<MpfrValue>(asz);
-      for (std::size_t i = 0; i < asz; ++i) set_exact(s->exact[i].v, s->low[i]);
-    }
-    states[t] = std::move(s);
-  });
-
-  std::vector<std::uint32_t> abits(trials * asz), bbits(trials * bsz);
-  const std::size_t nb = in.block_scaled() ? static_cast<std::size_t>(k / in.scale_block) : 0;
-  BatchScales scales;
-  scales.a.resize(trials * static_cast<std::size_t>(m) * nb);
-  scales.b.resize(trials * nb * static_cast<std::size_t>(n));
+  std::vector<std::unique_ptr<TrialState>> states = initial_states(cfg, shape);
+  LinkBatch batch;
+  batch.a.resize(trials * shape.a);
+  batch.b.resize(trials * shape.b);
+  const std::size_t nb = in.block_scaled() ? static_cast<std::size_t>(shape.k / in.scale_block) : 0;
+  batch.scales.a.resize(trials * static_cast<std::size_t>(shape.m) * nb);
+  batch.scales.b.resize(trials * nb * static_cast<std::size_t>(shape.n));
   const std::size_t total = trials * static_cast<std::size_t>(cfg.max_len);
   for (int link = 1; link <= cfg.max_len; ++link) {
-    // 1. Draw B, convert A and B to the input formats.
+    parallel_for(trials, cfg.threads, [&](std::size_t t) { convert_operands(cfg, shape, t, *states[t], batch); });
+    // The tensor-core products, all trials at once.
+    const std::vector<std::uint32_t> d =
+        batched_gemm(box, in, cfg.trials, shape.m, shape.n, shape.k, batch.a, batch.b, batch.scales);
     parallel_for(trials, cfg.threads, [&](std::size_t t) {
-      TrialState& s = *states[t];
-      s.b_low.resize(bsz);
-      for (auto& v : s.b_low) v = draw(s.rng, cfg.init, in.b_type);
-      if (cfg.scaling == Scaling::block) {
-        const BlockQuantized qa = quantize_blocks(s.low, m, k, true, in.a_type, in);
-        const BlockQuantized qb = quantize_blocks(s.b_low, k, n, false, in.b_type, in);
-        std::copy(qa.bits.begin(), qa.bits.end(), abits.begin() + static_cast<std::ptrdiff_t>(t * asz));
-        std::copy(qb.bits.begin(), qb.bits.end(), bbits.begin() + static_cast<std::ptrdiff_t>(t * bsz));
-        std::copy(qa.scales.begin(), qa.scales.end(), scales.a.begin() + static_cast<std::ptrdiff_t>(t * qa.scales.size()));
-        std::copy(qb.scales.begin(), qb.scales.end(), scales.b.begin() + static_cast<std::ptrdiff_t>(t * qb.scales.size()));
-        s.alpha = mul32(qa.scale_inv, qb.scale_inv);
-        s.saturated = qa.saturated || qb.saturated;
-        return;
-      }
-      const Quantized qa = quantize(s.low, in.a_type, cfg.scaling);
-      const Quantized qb = quantize(s.b_low, in.b_type, cfg.scaling);
-      std::copy(qa.bits.begin(), qa.bits.end(), abits.begin() + static_cast<std::ptrdiff_t>(t * asz));
-      std::copy(qb.bits.begin(), qb.bits.end(), bbits.begin() + static_cast<std::ptrdiff_t>(t * bsz));
-      s.alpha = mul32(qa.scale_inv, qb.scale_inv);
-      s.saturated = qa.saturated || qb.saturated;
-    });
-    // 2. The tensor-core products, all trials at once.
-    const std::vector<std::uint32_t> d = batched_gemm(box, in, cfg.trials, m, n, k, abits, bbits, scales);
-    // 3. References, errors.
-    parallel_for(trials, cfg.threads, [&](std::size_t t) {
-      TrialState& s = *states[t];
-      Trial& tr = result.trials[t];
-      Link& out = tr.links[static_cast<std::size_t>(link - 1)];
-      const std::span<const std::uint32_t> dt(d.data() + t * dsz, dsz);
-      out.d_hash = fnv1a(dt);
-      out.saturated = s.saturated;
-      std::vector<double> low(dsz);
-      bool finite = true;
-      for (std::size_t i = 0; i < dsz; ++i) {
-        double v = to_double(in.d_type, dt[i]);
-        if (cfg.scaling != Scaling::none) v = static_cast<double>(mul32(static_cast<float>(v), s.alpha));
-        finite = finite && std::isfinite(v);
-        low[i] = v;
-      }
-      out.overflow = !finite;
-      if (!finite && tr.first_overflow == 0) tr.first_overflow = link;
-      if (cfg.fp32_reference) {
-        std::vector<float> next(dsz);
-        for (int i = 0; i < m; ++i)
-          for (int j = 0; j < n; ++j) {
-            float acc = 0.0f;
-            for (int q = 0; q < k; ++q)
-              acc = add32(acc, mul32(s.ref32[static_cast<std::size_t>(i) * k + q],
-                                     static_cast<float>(s.b_low[static_cast<std::size_t>(q) * n + j])));
-            next[static_cast<std::size_t>(i) * n + j] = acc;
-          }
-        s.ref32 = std::move(next);
-        const std::vector<double> ref(s.ref32.begin(), s.ref32.end());
-        out.rel_err_fp32 = relative_l2_error(low, ref);
-      }
-      if (cfg.exact_reference) {
-        std::vector<MpfrValue> bex(bsz);
-        for (std::size_t i = 0; i < bsz; ++i) set_exact(bex[i].v, s.b_low[i]);
-        std::vector<mpfr_srcptr> araw(asz), braw(bsz);
-        for (std::size_t i = 0; i < asz; ++i) araw[i] = s.exact[i].v;
-        for (std::size_t i = 0; i < bsz; ++i) braw[i] = bex[i].v;
-        std::vector<MpfrValue> next(dsz);
-        DotScratch scratch(k);
-        for (int i = 0; i < m; ++i)
-          for (int j = 0; j < n; ++j)
-            exact_dot(next[static_cast<std::size_t>(i) * n + j].v, k, &araw[static_cast<std::size_t>(i) * k], 1,
-                      &braw[static_cast<std::size_t>(j)], static_cast<std::size_t>(n), scratch);
-        s.exact = std::move(next);
-        // Error against the exact chain: each difference rounded once to double.
-        double num = 0, den = 0;
-        mpfr_t diff;
-        mpfr_init2(diff, 53);
-        for (std::size_t i = 0; i < dsz && finite; ++i) {
-          mpfr_set_d(diff, low[i], MPFR_RNDN);  // exact: low is a double
-          mpfr_sub(diff, diff, s.exact[i].v, MPFR_RNDN);
-          const double e = mpfr_get_d(diff, MPFR_RNDN);
-          num += e * e;
-          den += low[i] * low[i];
-        }
-        if (cfg.fp32_reference) {
-          double bnum = 0, bden = 0;
-          for (std::size_t i = 0; i < dsz; ++i) {
-            const double r = static_cast<double>(s.ref32[i]);
-            mpfr_set_d(diff, r, MPFR_RNDN);
-            mpfr_sub(diff, diff, s.exact[i].v, MPFR_RNDN);
-            const double e = mpfr_get_d(diff, MPFR_RNDN);
-            bnum += e * e;
-            bden += r * r;
-          }
-          out.baseline_err_exact = bden > 0 ? std::sqrt(bnum) / std::sqrt(bden) : 0.0;
-        }
-        mpfr_clear(diff);
-        out.rel_err_exact = !finite ? std::numeric_limits<double>::quiet_NaN()
-                            : den > 0 ? std::sqrt(num) / std::sqrt(den)
-                                      : (num > 0 ? std::numeric_limits<double>::infinity() : 0.0);
-      }
-      s.low = std::move(low);
+      measure_link(cfg, shape, link, std::span<const std::uint32_t>(d.data() + t * shape.d, shape.d), *states[t],
+                   result.trials[t]);
     });
     if (progress) progress(trials * static_cast<std::size_t>(link), total);
   }

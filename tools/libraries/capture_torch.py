@@ -1051,7 +1051,7 @@ def select_configs(args, inputs, reduction_defaults):
     return [make_config(args.seed, i, inputs) for i in range(args.first, args.first + args.configs)]
 
 
-def main(argv=None):
+def build_parser():
     ap = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -1078,6 +1078,12 @@ def main(argv=None):
     ap.add_argument("--no-cublaslt-log", action="store_true", help="don't log cuBLASLt (no \"cublaslt\" key)")
     ap.add_argument("--cublaslt-log-sample", type=int, default=1, help="write the whole cuBLASLt log of the "
                     "first N calls of each call class to DIR/cublaslt-log-sample.txt (0: none; default 1)")
+    return ap
+
+
+def parse_args(argv):
+    """The options, and the families this run records."""
+    ap = build_parser()
     args = ap.parse_args(argv)
     families = [f for f in args.families.split(",") if f]
     unknown = set(families) - set(FAMILIES)
@@ -1087,11 +1093,180 @@ def main(argv=None):
         families = [f for f in families if f in GRID_FAMILIES]
     elif args.configs is None and not args.check_only:
         ap.error("--configs is required without --grid")
+    return args, families
+
+
+def list_configs(args, families):
+    inputs = load_inputs_module()
+    for cfg in select_configs(args, inputs, TORCH_REDUCTION_DEFAULTS):
+        if cfg["family"] in families:
+            print(json.dumps(dict(cfg, over_cap=over_cap(cfg)), separators=(",", ":")))
+
+
+def import_torch():
+    """Imports torch (the module's global) and returns torch's default reduced-precision flags and allow_tf32,
+    read before anything sets them."""
+    global torch
+    warnings.filterwarnings("ignore", message=".*(allow_tf32|fp32_precision|TF32|tf32).*")
+    import torch as _torch
+    torch = _torch
+    cm = torch.backends.cuda.matmul
+    reduction_defaults = {"allow_bf16_reduced_precision_reduction": bool(cm.allow_bf16_reduced_precision_reduction),
+                          "allow_fp16_reduced_precision_reduction": bool(cm.allow_fp16_reduced_precision_reduction)}
+    return reduction_defaults, bool(cm.allow_tf32)
+
+
+def warm_up_cublas():
+    """Loads and initialises cuBLAS / cuBLASLt, so that their versions can be read."""
+    w = torch.ones(64, 64, device="cuda", dtype=torch.bfloat16)
+    torch.mm(w, w)
+    torch._scaled_mm(w.to(torch.float8_e4m3fn), w.to(torch.float8_e4m3fn).t().contiguous().t(),
+                     scale_a=torch.ones((), device="cuda"), scale_b=torch.ones((), device="cuda"),
+                     out_dtype=torch.float32)
+    torch.addmm(w[0], w, w)
+    torch.cuda.synchronize()
+
+
+def open_heuristic(args):
+    """The cuBLASLt heuristic query, or None and why not."""
+    if args.no_heuristic:
+        return None, None
+    try:
+        return LtHeuristic(), None
+    except Exception as exc:  # noqa: BLE001
+        lt_error = f"{exc.__class__.__name__}: {exc}"
+        log(f"cuBLASLt heuristic off: {lt_error}")
+        return None, lt_error
+
+
+def corpus_header(args, argv, inputs, check, start_flags, lt, lt_error, ltlog_info):
+    """The first line of every family's file: device, command, generator, torch's flags at start."""
+    return {"kind": "tcnum-library-corpus", "version": 1, "device": device_info(),
+            "recorded": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "command": "python3 " + " ".join(shlex.quote(x) for x in [sys.argv[0]] + (argv or sys.argv[1:])),
+            "run_seed": args.seed, **({"grid": args.grid} if args.grid else {}), "generator": inputs.GENERATOR, "generator_check": check,
+            "flags_at_start": {"preferred_blas_library": str(torch.backends.cuda.preferred_blas_library()),
+                               "float32_matmul_precision": torch.get_float32_matmul_precision(),
+                               "deterministic_algorithms": torch.are_deterministic_algorithms_enabled(),
+                               **start_flags},
+            "heuristic": ({"library": lt.library, "headers": lt.header_dir, "workspace": args.workspace}
+                          if lt else {"off": lt_error or "--no-heuristic"}),
+            "cublaslt_log": ltlog_info}
+
+
+def new_stats(args, ltlog):
+    stats = {"configs": 0, "errors": 0, "nondeterministic": 0, "per_family": {}, "kernels": {}, "error_lines": [],
+             "per_class": {}, "per_dist": {}, "per_shape_family": {}}
+    if args.grid:
+        stats["skipped_over_cap"] = []
+    if ltlog is not None:
+        stats["cublaslt"] = {"lines": 0, "with_algo": 0, "empty": 0, "splits_gt1": 0, "splits_minus1": 0,
+                             "several_matmuls": 0, "per_family": {}, "per_class": {}, "functions": {},
+                             "algo_ids": {}, "num_splits_k": {}, "reduction_schemes": {}, "matmuls_per_line": {}}
+    return stats
+
+
+def error_record(cfg, exc, stats):
+    """A call torch refuses: recorded with its error, not fatal."""
+    i = cfg["index"]
+    rec = {k: v for k, v in cfg.items() if k != "family"}
+    rec["error"] = f"{exc.__class__.__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+    stats["errors"] += 1
+    stats["error_lines"].append(f"{i} {cfg['call']} {cfg['a']}x{cfg['b']}->{cfg['out']} "
+                                f"{cfg['m']}x{cfg['n']}x{cfg['k']}: {rec['error'][:200]}")
+    torch.cuda.synchronize()
+    return rec
+
+
+def count_record(stats, cfg, rec):
+    fam = stats["per_family"].setdefault(cfg["family"], {})
+    key = f"{cfg['call']} {cfg['a']}x{cfg['b']}->{cfg['out']}" + (" tf32" if cfg["flags"]["allow_tf32"] else "")
+    fam[key] = fam.get(key, 0) + 1
+    for sk, sv in (("per_class", class_key(cfg)), ("per_dist", cfg["inputs"]["dist"]),
+                   ("per_shape_family", cfg["shape_family"])):
+        stats[sk][sv] = stats[sk].get(sv, 0) + 1
+    stats["configs"] += 1
+    if "error" not in rec:
+        stats["nondeterministic"] += not rec["deterministic"]
+        for kn in rec["kernels"]:
+            stats["kernels"][kn] = stats["kernels"].get(kn, 0) + 1
+    if "cublaslt" in rec:
+        count_lt(stats["cublaslt"], cfg, rec["cublaslt"])
+
+
+def write_log_sample(sample_fh, cfg, sample):
+    sample_fh.write(f"===== #{cfg['index']} [{cfg['family']}] {class_key(cfg)} {cfg['batch']}x{cfg['m']}x"
+                    f"{cfg['n']}x{cfg['k']} layout {cfg['layout']['a']}/{cfg['layout']['b']}\n")
+    for lv, fnn, msg in sample[0]:
+        sample_fh.write(f"[{lv}] {fnn}: {msg}\n")
+
+
+class CaptureRun:
+    """One recording run: the family files, the cuBLASLt log and its sample, the statistics."""
+
+    def __init__(self, args, gen, lt, ltlog, files, sample_fh, stats, t_start):
+        self.args, self.gen, self.lt, self.ltlog = args, gen, lt, ltlog
+        self.files, self.sample_fh, self.stats, self.t_start = files, sample_fh, stats, t_start
+        self.sampled = {}
+
+    def record(self, cfg, n_done, total):
+        """Runs one configuration and writes its record (skipped: a family not kept, a grid shape over the cap)."""
+        args, stats, i = self.args, self.stats, cfg["index"]
+        if cfg["family"] not in self.files:
+            return
+        if args.grid and over_cap(cfg):  # grid mode: skipped, nothing recorded
+            stats["skipped_over_cap"].append(f"{i} {cfg['grid_class']} {cfg['inputs']['dist']} "
+                                             f"{cfg['m']}x{cfg['n']}x{cfg['k']}")
+            return
+        t0 = time.perf_counter()
+        sample = [] if self.sample_fh and self.sampled.get(class_key(cfg), 0) < args.cublaslt_log_sample else None
+        try:
+            rec = run_config(cfg, self.gen, self.lt, args.workspace, self.ltlog, sample)
+        except Exception as exc:  # noqa: BLE001  (a call torch refuses is recorded, not fatal)
+            rec = error_record(cfg, exc, stats)
+        self.files[cfg["family"]].write(json.dumps(rec, separators=(",", ":")) + "\n")
+        count_record(stats, cfg, rec)
+        if sample:
+            self.sampled[class_key(cfg)] = self.sampled.get(class_key(cfg), 0) + 1
+            write_log_sample(self.sample_fh, cfg, sample)
+        log(f"config {n_done}/{total} #{i} [{cfg['family']}] {cfg['call']} {cfg['a']}x{cfg['b']}->"
+            f"{cfg['out']} {cfg['batch']}x{cfg['m']}x{cfg['n']}x{cfg['k']}: "
+            f"{'ERROR ' + rec['error'][:120] if 'error' in rec else ', '.join(k[:60] for k in rec['kernels'])}"
+            f" ({time.perf_counter() - t0:.2f} s, total {time.perf_counter() - self.t_start:.0f} s)")
+
+    def record_all(self, configs):
+        """Records the configurations in order; returns why it stopped early, or None."""
+        for n_done, cfg in enumerate(configs, 1):
+            elapsed = time.perf_counter() - self.t_start
+            if self.args.time_budget and elapsed > self.args.time_budget:
+                stopped = f"time budget {self.args.time_budget} s reached before configuration {cfg['index']}"
+                log(stopped)
+                return stopped
+            self.record(cfg, n_done, len(configs))
+        return None
+
+    def close(self, stopped, header, summary_path):
+        """Closes every file and writes the summary, even after an error."""
+        stats = self.stats
+        for fh in self.files.values():
+            fh.close()
+        if self.sample_fh:
+            self.sample_fh.close()
+        if self.ltlog is not None:
+            stats["cublaslt"]["messages_total"] = self.ltlog.total
+            stats["cublaslt"]["messages_outside_windows"] = self.ltlog.outside
+        stats["stopped"] = stopped
+        stats["seconds"] = round(time.perf_counter() - self.t_start, 1)
+        stats["kernels"] = dict(sorted(stats["kernels"].items(), key=lambda kv: -kv[1]))
+        with open(summary_path, "x") as f:
+            json.dump({"header": header, "summary": stats}, f, indent=1)
+            f.write("\n")
+
+
+def main(argv=None):
+    args, families = parse_args(argv)
     if args.list:
-        inputs = load_inputs_module()
-        for cfg in select_configs(args, inputs, TORCH_REDUCTION_DEFAULTS):
-            if cfg["family"] in families:
-                print(json.dumps(dict(cfg, over_cap=over_cap(cfg)), separators=(",", ":")))
+        list_configs(args, families)
         return 0
 
     out_dir = pathlib.Path(args.out)
@@ -1103,14 +1278,7 @@ def main(argv=None):
         log(f"error: output exists, not overwriting: {', '.join(existing)}")
         return 2
 
-    global torch
-    warnings.filterwarnings("ignore", message=".*(allow_tf32|fp32_precision|TF32|tf32).*")
-    import torch as _torch
-    torch = _torch
-    cm = torch.backends.cuda.matmul  # read before anything sets them: torch's defaults
-    reduction_defaults = {"allow_bf16_reduced_precision_reduction": bool(cm.allow_bf16_reduced_precision_reduction),
-                          "allow_fp16_reduced_precision_reduction": bool(cm.allow_fp16_reduced_precision_reduction)}
-    tf32_default = bool(cm.allow_tf32)
+    reduction_defaults, tf32_default = import_torch()
     if not torch.cuda.is_available():
         log("error: no CUDA device visible to torch")
         return 1
@@ -1127,117 +1295,27 @@ def main(argv=None):
         summary_path.write_text(json.dumps({"generator_check": check}, indent=1) + "\n")
         return 0
 
-    # warm up cuBLAS / cuBLASLt so that their libraries are loaded (versions) and initialised
-    w = torch.ones(64, 64, device="cuda", dtype=torch.bfloat16)
-    torch.mm(w, w)
-    torch._scaled_mm(w.to(torch.float8_e4m3fn), w.to(torch.float8_e4m3fn).t().contiguous().t(),
-                     scale_a=torch.ones((), device="cuda"), scale_b=torch.ones((), device="cuda"),
-                     out_dtype=torch.float32)
-    torch.addmm(w[0], w, w)
-    torch.cuda.synchronize()
+    warm_up_cublas()
     ltlog, ltlog_info = None, {"off": "--no-cublaslt-log"}
     if not args.no_cublaslt_log:
         ltlog, ltlog_info = setup_lt_log(argv)  # before any output file is opened (it may re-execute)
-    lt, lt_error = None, None
-    if not args.no_heuristic:
-        try:
-            lt = LtHeuristic()
-        except Exception as exc:  # noqa: BLE001
-            lt_error = f"{exc.__class__.__name__}: {exc}"
-            log(f"cuBLASLt heuristic off: {lt_error}")
-    header = {"kind": "tcnum-library-corpus", "version": 1, "device": device_info(),
-              "recorded": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-              "command": "python3 " + " ".join(shlex.quote(x) for x in [sys.argv[0]] + (argv or sys.argv[1:])),
-              "run_seed": args.seed, **({"grid": args.grid} if args.grid else {}), "generator": inputs.GENERATOR, "generator_check": check,
-              "flags_at_start": {"preferred_blas_library": str(torch.backends.cuda.preferred_blas_library()),
-                                 "float32_matmul_precision": torch.get_float32_matmul_precision(),
-                                 "deterministic_algorithms": torch.are_deterministic_algorithms_enabled(),
-                                 "allow_tf32": tf32_default, **reduction_defaults},
-              "heuristic": ({"library": lt.library, "headers": lt.header_dir, "workspace": args.workspace}
-                            if lt else {"off": lt_error or "--no-heuristic"}),
-              "cublaslt_log": ltlog_info}
+    lt, lt_error = open_heuristic(args)
+    header = corpus_header(args, argv, inputs, check, {"allow_tf32": tf32_default, **reduction_defaults},
+                           lt, lt_error, ltlog_info)
     files = {}
     for f in families:
         fh = gzip.open(paths[f], "xt", encoding="utf-8", compresslevel=9)
         fh.write(json.dumps(dict(header, family=f), separators=(",", ":")) + "\n")
         files[f] = fh
-
-    stats = {"configs": 0, "errors": 0, "nondeterministic": 0, "per_family": {}, "kernels": {}, "error_lines": [],
-             "per_class": {}, "per_dist": {}, "per_shape_family": {}}
-    if args.grid:
-        stats["skipped_over_cap"] = []
-    if ltlog is not None:
-        stats["cublaslt"] = {"lines": 0, "with_algo": 0, "empty": 0, "splits_gt1": 0, "splits_minus1": 0,
-                             "several_matmuls": 0, "per_family": {}, "per_class": {}, "functions": {},
-                             "algo_ids": {}, "num_splits_k": {}, "reduction_schemes": {}, "matmuls_per_line": {}}
+    stats = new_stats(args, ltlog)
     sample_fh = open(sample_path, "x") if ltlog is not None and args.cublaslt_log_sample > 0 else None
-    sampled = {}
+    run = CaptureRun(args, gen, lt, ltlog, files, sample_fh, stats, t_start)
     configs = select_configs(args, inputs, reduction_defaults)
-    total = len(configs)
     stopped = None
     try:
-        for n_done, cfg in enumerate(configs, 1):
-            i = cfg["index"]
-            elapsed = time.perf_counter() - t_start
-            if args.time_budget and elapsed > args.time_budget:
-                stopped = f"time budget {args.time_budget} s reached before configuration {i}"
-                log(stopped)
-                break
-            if cfg["family"] not in files:
-                continue
-            if args.grid and over_cap(cfg):  # grid mode: skipped, nothing recorded
-                stats["skipped_over_cap"].append(f"{i} {cfg['grid_class']} {cfg['inputs']['dist']} "
-                                                 f"{cfg['m']}x{cfg['n']}x{cfg['k']}")
-                continue
-            t0 = time.perf_counter()
-            sample = [] if sample_fh and sampled.get(class_key(cfg), 0) < args.cublaslt_log_sample else None
-            try:
-                rec = run_config(cfg, gen, lt, args.workspace, ltlog, sample)
-            except Exception as exc:  # noqa: BLE001  (a call torch refuses is recorded, not fatal)
-                rec = {k: v for k, v in cfg.items() if k != "family"}
-                rec["error"] = f"{exc.__class__.__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
-                stats["errors"] += 1
-                stats["error_lines"].append(f"{i} {cfg['call']} {cfg['a']}x{cfg['b']}->{cfg['out']} "
-                                            f"{cfg['m']}x{cfg['n']}x{cfg['k']}: {rec['error'][:200]}")
-                torch.cuda.synchronize()
-            files[cfg["family"]].write(json.dumps(rec, separators=(",", ":")) + "\n")
-            fam = stats["per_family"].setdefault(cfg["family"], {})
-            key = f"{cfg['call']} {cfg['a']}x{cfg['b']}->{cfg['out']}" + (" tf32" if cfg["flags"]["allow_tf32"] else "")
-            fam[key] = fam.get(key, 0) + 1
-            for sk, sv in (("per_class", class_key(cfg)), ("per_dist", cfg["inputs"]["dist"]),
-                           ("per_shape_family", cfg["shape_family"])):
-                stats[sk][sv] = stats[sk].get(sv, 0) + 1
-            stats["configs"] += 1
-            if "error" not in rec:
-                stats["nondeterministic"] += not rec["deterministic"]
-                for kn in rec["kernels"]:
-                    stats["kernels"][kn] = stats["kernels"].get(kn, 0) + 1
-            if "cublaslt" in rec:
-                count_lt(stats["cublaslt"], cfg, rec["cublaslt"])
-            if sample:
-                sampled[class_key(cfg)] = sampled.get(class_key(cfg), 0) + 1
-                sample_fh.write(f"===== #{i} [{cfg['family']}] {class_key(cfg)} {cfg['batch']}x{cfg['m']}x"
-                                f"{cfg['n']}x{cfg['k']} layout {cfg['layout']['a']}/{cfg['layout']['b']}\n")
-                for lv, fnn, msg in sample[0]:
-                    sample_fh.write(f"[{lv}] {fnn}: {msg}\n")
-            log(f"config {n_done}/{total} #{i} [{cfg['family']}] {cfg['call']} {cfg['a']}x{cfg['b']}->"
-                f"{cfg['out']} {cfg['batch']}x{cfg['m']}x{cfg['n']}x{cfg['k']}: "
-                f"{'ERROR ' + rec['error'][:120] if 'error' in rec else ', '.join(k[:60] for k in rec['kernels'])}"
-                f" ({time.perf_counter() - t0:.2f} s, total {time.perf_counter() - t_start:.0f} s)")
+        stopped = run.record_all(configs)
     finally:
-        for fh in files.values():
-            fh.close()
-        if sample_fh:
-            sample_fh.close()
-        if ltlog is not None:
-            stats["cublaslt"]["messages_total"] = ltlog.total
-            stats["cublaslt"]["messages_outside_windows"] = ltlog.outside
-        stats["stopped"] = stopped
-        stats["seconds"] = round(time.perf_counter() - t_start, 1)
-        stats["kernels"] = dict(sorted(stats["kernels"].items(), key=lambda kv: -kv[1]))
-        with open(summary_path, "x") as f:
-            json.dump({"header": header, "summary": stats}, f, indent=1)
-            f.write("\n")
+        run.close(stopped, header, summary_path)
     log(f"done: {stats['configs']} configurations, {stats['errors']} errors, "
         f"{stats['nondeterministic']} nondeterministic, {stats['seconds']} s")
     if ltlog is not None:

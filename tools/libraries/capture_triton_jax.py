@@ -636,6 +636,83 @@ def _is_gemm(op):
             or op["name"].startswith("gemm_fusion"))
 
 
+def _custom_call_lhs(gemm, gbc, byname):
+    """A cuBLAS custom call's lhs: its dimensions (from the operand's shape) and contracting dimension."""
+    dn = gbc.get("dot_dimension_numbers") or {}
+    lhs_dims = None
+    if gemm.get("operands"):
+        src = byname.get(gemm["operands"][0])
+        lhs_dims = _dims(src["shape"]) if src else None
+    lc = dn.get("lhs_contracting_dimensions") or []
+    return lhs_dims, int(lc[0]) if lc else None
+
+
+def _triton_tile(d, fbc, out):
+    """A Triton GEMM fusion's tile, warps and stages (and split-K) into out: from its triton_gemm_config,
+    or from the block-level fusion config's output tile and the dot's BLOCK_K."""
+    dbc = d.get("backend_config") or {}
+    sizes = dbc.get("sizes") if isinstance(dbc, dict) else None
+    blc = fbc.get("block_level_fusion_config") or {}
+    tiles = (blc.get("output_tiles") or [{}])[0].get("sizes") or []
+    tgc = fbc.get("triton_gemm_config") or {}
+    if tgc:
+        out["tile"] = {"m": int(tgc.get("block_m", 0)), "n": int(tgc.get("block_n", 0)),
+                       "k": int(tgc.get("block_k", 0))}
+        out["num_warps"], out["num_stages"] = int(tgc.get("num_warps", 0)), int(tgc.get("num_stages", 0))
+        if tgc.get("split_k") is not None:
+            out["split_k"] = int(tgc["split_k"])
+    elif tiles:
+        out["tile"] = {"m": int(tiles[-2]), "n": int(tiles[-1]), "k": int(sizes[0]) if sizes else None}
+        out["num_warps"] = int(blc.get("num_warps", 0)) or None
+        out["num_stages"] = blc.get("num_stages")
+
+
+def _fusion_lhs(gemm, fbc, comps, out):
+    """A GEMM fusion's dot: its lhs dimensions and contracting dimension; its tile and operand
+    precision go into out. (None, None) when the fusion has no dot."""
+    header, body = comps[gemm["calls"]]
+    insts = [op for op in (_instruction(line) for line in body) if op]
+    dots = [op for op in insts if op["opcode"] == "dot"]
+    if not dots:
+        return None, None
+    d = dots[0]
+    lhs_contract = int(d["lhs_contracting_dims"]) if d.get("lhs_contracting_dims", "").isdigit() else None
+    shapes = dict(re.findall(r"([\w.\-]+): ([a-z0-9]+\[[0-9,]*\])", header))
+    shapes.update({op["name"]: op["shape"] for op in insts})
+    lhs_dims = None
+    if d["operands"] and d["operands"][0] in shapes:  # the dot's lhs (XLA may have swapped A and B)
+        lhs_dims = _dims(shapes[d["operands"][0]])
+    _triton_tile(d, fbc, out)
+    if d.get("operand_precision"):
+        out["operand_precision"] = d["operand_precision"]
+    return lhs_dims, lhs_contract
+
+
+def _split_k_reduce(gemm, allops, comps):
+    """The reduce over the split dimension: the instruction that reads the GEMM's result (a fusion or
+    a reduce), with its kind, output tile, ops and initial values; None when there is none."""
+    names = {gemm["name"]}
+    for op in allops:  # the GEMM's result, also through get-tuple-element and bitcast
+        if op["opcode"] in ("get-tuple-element", "bitcast") and names & set(op.get("operands", [])):
+            names.add(op["name"])
+    for op in allops:
+        if not (names & set(op.get("operands", [])) and op["opcode"] in ("fusion", "reduce")):
+            continue
+        obc = op.get("backend_config") or {}
+        ofbc = obc.get("fusion_backend_config") or {} if isinstance(obc, dict) else {}
+        red = {"name": op["name"], "opcode": op["opcode"], "kind": op.get("kind"), "fusion_kind": ofbc.get("kind")}
+        tiles = ((ofbc.get("block_level_fusion_config") or {}).get("output_tiles") or [{}])[0].get("sizes")
+        if tiles:
+            red["output_tile"] = [int(x) for x in tiles]
+        if op.get("calls") in comps:
+            body = comps[op["calls"]][1]
+            red["ops"] = sorted({i["opcode"] for i in (_instruction(line) for line in body) if i})
+            consts = [re.search(r"constant\(([^)]*)\)", line) for line in body]
+            red["init"] = [c.group(1) for c in consts if c]
+        return red
+    return None
+
+
 def parse_hlo(text):
     """What XLA's optimized HLO says about the GEMM of a jnp.dot (docs/library-corpus.md, "Triton
     and JAX"): the GEMM instruction of the ENTRY computation (a cuBLAS custom call, or a Triton
@@ -671,64 +748,16 @@ def parse_hlo(text):
     # the contracting size per split: from the dot's dimension numbers and the lhs operand's shape
     lhs_dims, lhs_contract = None, None
     if gbc:
-        dn = gbc.get("dot_dimension_numbers") or {}
-        if gemm.get("operands"):
-            src = byname.get(gemm["operands"][0])
-            lhs_dims = _dims(src["shape"]) if src else None
-        lc = dn.get("lhs_contracting_dimensions") or []
-        lhs_contract = int(lc[0]) if lc else None
+        lhs_dims, lhs_contract = _custom_call_lhs(gemm, gbc, byname)
     elif gemm.get("calls") in comps:
-        header, body = comps[gemm["calls"]]
-        insts = [op for op in (_instruction(line) for line in body) if op]
-        dots = [op for op in insts if op["opcode"] == "dot"]
-        if dots:
-            d = dots[0]
-            lhs_contract = int(d["lhs_contracting_dims"]) if d.get("lhs_contracting_dims", "").isdigit() else None
-            shapes = dict(re.findall(r"([\w.\-]+): ([a-z0-9]+\[[0-9,]*\])", header))
-            shapes.update({op["name"]: op["shape"] for op in insts})
-            if d["operands"] and d["operands"][0] in shapes:  # the dot's lhs (XLA may have swapped A and B)
-                lhs_dims = _dims(shapes[d["operands"][0]])
-            dbc = d.get("backend_config") or {}
-            sizes = dbc.get("sizes") if isinstance(dbc, dict) else None
-            blc = fbc.get("block_level_fusion_config") or {}
-            tiles = (blc.get("output_tiles") or [{}])[0].get("sizes") or []
-            tgc = fbc.get("triton_gemm_config") or {}
-            if tgc:
-                out["tile"] = {"m": int(tgc.get("block_m", 0)), "n": int(tgc.get("block_n", 0)),
-                               "k": int(tgc.get("block_k", 0))}
-                out["num_warps"], out["num_stages"] = int(tgc.get("num_warps", 0)), int(tgc.get("num_stages", 0))
-                if tgc.get("split_k") is not None:
-                    out["split_k"] = int(tgc["split_k"])
-            elif tiles:
-                out["tile"] = {"m": int(tiles[-2]), "n": int(tiles[-1]), "k": int(sizes[0]) if sizes else None}
-                out["num_warps"] = int(blc.get("num_warps", 0)) or None
-                out["num_stages"] = blc.get("num_stages")
-            if d.get("operand_precision"):
-                out["operand_precision"] = d["operand_precision"]
+        lhs_dims, lhs_contract = _fusion_lhs(gemm, fbc, comps, out)
     if lhs_dims and lhs_contract is not None and lhs_contract < len(lhs_dims):
         out["k_per_split"] = lhs_dims[lhs_contract]
         out["k_padded"] = out["k_per_split"] * out["split_k"]
-    if out["split_k"] > 1:  # the reduce over the split dimension: the instruction that reads the GEMM's result
-        names = {gemm["name"]}
-        for op in allops:  # the GEMM's result, also through get-tuple-element and bitcast
-            if op["opcode"] in ("get-tuple-element", "bitcast") and names & set(op.get("operands", [])):
-                names.add(op["name"])
-        for op in allops:
-            if names & set(op.get("operands", [])) and op["opcode"] in ("fusion", "reduce"):
-                obc = op.get("backend_config") or {}
-                ofbc = obc.get("fusion_backend_config") or {} if isinstance(obc, dict) else {}
-                red = {"name": op["name"], "opcode": op["opcode"], "kind": op.get("kind"),
-                       "fusion_kind": ofbc.get("kind")}
-                tiles = ((ofbc.get("block_level_fusion_config") or {}).get("output_tiles") or [{}])[0].get("sizes")
-                if tiles:
-                    red["output_tile"] = [int(x) for x in tiles]
-                if op.get("calls") in comps:
-                    body = comps[op["calls"]][1]
-                    red["ops"] = sorted({i["opcode"] for i in (_instruction(line) for line in body) if i})
-                    consts = [re.search(r"constant\(([^)]*)\)", line) for line in body]
-                    red["init"] = [c.group(1) for c in consts if c]
-                out["reduce"] = red
-                break
+    if out["split_k"] > 1:
+        red = _split_k_reduce(gemm, allops, comps)
+        if red is not None:
+            out["reduce"] = red
     return out
 
 

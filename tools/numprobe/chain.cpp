@@ -19,11 +19,11 @@
 #include "tcnum/studies/chain.hpp"
 #include "tcnum/core/corpus.hpp"
 #include "tcnum/core/format.hpp"
+#include "version.hpp"
 
 #ifdef TCNUM_HAVE_CUDA
 #include "tcnum/probes/device.hpp"
 #include "tcnum/probes/device_box.hpp"
-#include "version.hpp"
 #endif
 
 namespace numprobe {
@@ -137,103 +137,334 @@ struct Comparison {
   int first_trial = -1, first_link = -1;
 };
 
-int run_chain(const ChainOptions& o) {
-  const bool device = o.backend == "device";
-  if (o.backend != "emu" && !device) throw std::invalid_argument("--backend must be emu or device");
-#ifndef TCNUM_HAVE_CUDA
-  if (device) throw std::runtime_error("--backend device: numprobe was built without CUDA (TCNUM_CUDA=ON)");
-#endif
-  std::string device_name;
+// Where the chains run: the emulator (a model of sm, or the ideal tensor core) or the GPU.
+struct Backend {
+  bool device = false;
+  std::string device_name;  // the GPU, in words
   int sm = 0;
-  if (device) {
+  std::string arch;         // as the outputs name it: sm_XX, or "exact"
+  tcnum::Model model;
+};
+
+Backend resolve_backend(const ChainOptions& o) {
+  Backend be;
+  be.device = o.backend == "device";
+  if (o.backend != "emu" && !be.device) throw std::invalid_argument("--backend must be emu or device");
+#ifndef TCNUM_HAVE_CUDA
+  if (be.device) throw std::runtime_error("--backend device: numprobe was built without CUDA (TCNUM_CUDA=ON)");
+#endif
+  if (be.device) {
 #ifdef TCNUM_HAVE_CUDA
     std::string why;
     if (!tcnum::device::available(&why)) throw std::runtime_error("--backend device: " + why);
     const auto info = tcnum::device::info();
-    device_name = info.name + " (sm_" + std::to_string(info.sm) + ", driver " + info.driver + ", CUDA " +
-                  info.runtime + ")";
-    sm = info.sm;
-    if (!o.arch.empty() && tcnum::parse_arch(o.arch) != sm)
-      throw std::invalid_argument("--arch " + o.arch + " but the GPU is sm_" + std::to_string(sm));
+    be.device_name = info.name + " (sm_" + std::to_string(info.sm) + ", driver " + info.driver + ", CUDA " +
+                     info.runtime + ")";
+    be.sm = info.sm;
+    if (!o.arch.empty() && tcnum::parse_arch(o.arch) != be.sm)
+      throw std::invalid_argument("--arch " + o.arch + " but the GPU is sm_" + std::to_string(be.sm));
 #endif
   } else {
-    sm = arch_or_default(o.arch);
+    be.sm = arch_or_default(o.arch);
   }
-  const std::string arch = o.exact_model ? "exact" : "sm_" + std::to_string(sm);
-  tcnum::Model model = o.model_file.empty() ? tcnum::builtin_model(sm) : tcnum::load_model_file(o.model_file);
+  be.arch = o.exact_model ? "exact" : "sm_" + std::to_string(be.sm);
+  be.model = o.model_file.empty() ? tcnum::builtin_model(be.sm) : tcnum::load_model_file(o.model_file);
   if (o.exact_model) {
-    if (device) throw std::invalid_argument("--exact-model is for the emulator backend");
-    model = tcnum::Model{"exact", sm, "every term kept, one rounding (RNE) to D", {}};
-    model.rules.push_back(tcnum::ModelRule{std::nullopt, std::nullopt, std::nullopt, tcnum::exact_params(),
-                                           "ideal tensor core", false, {}});
+    if (be.device) throw std::invalid_argument("--exact-model is for the emulator backend");
+    be.model = tcnum::Model{"exact", be.sm, "every term kept, one rounding (RNE) to D", {}};
+    be.model.rules.push_back(tcnum::ModelRule{std::nullopt, std::nullopt, std::nullopt, tcnum::exact_params(),
+                                              "ideal tensor core", false, {}});
   }
+  return be;
+}
 
-  // Every configuration, validated before anything runs.
-  struct Job {
-    ch::Config cfg;
-    std::string dtype;
-  };
+struct Job {
+  ch::Config cfg;
+  std::string dtype;
+};
+
+ch::Config job_config(const ChainOptions& o, const tcnum::Instruction& in, tcnum::Format fmt, ch::Init init) {
+  ch::Config c;
+  c.instr = in;
+  c.rows = o.rows;
+  c.k = o.k;
+  c.max_len = o.max_len;
+  c.trials = o.trials;
+  c.init = init;
+  c.seed = o.seed;
+  c.threads = o.threads;
+  c.exact_reference = !o.no_exact;
+  const bool fp8 = fmt == tcnum::Format::e4m3 || fmt == tcnum::Format::e5m2;
+  if (o.scaling == "auto") {
+    c.scaling = in.block_scaled() ? ch::Scaling::block : fp8 ? ch::Scaling::amax : ch::Scaling::none;
+  } else {
+    const auto s = ch::parse_scaling(o.scaling);
+    if (!s) throw std::invalid_argument("--scaling " + o.scaling + ": expected auto, none, amax, pow2 or block");
+    c.scaling = *s;
+  }
+  return c;
+}
+
+// Every configuration (dtype × init), validated before anything runs.
+std::vector<Job> chain_jobs(const ChainOptions& o, const Backend& be) {
   std::vector<Job> jobs;
   for (const auto& dt : o.dtypes) {
     const auto fmt = tcnum::parse_format(dt == "fp16" ? "f16" : dt);
     if (!fmt || *fmt == tcnum::Format::fp32 || *fmt == tcnum::Format::ue8m0 || *fmt == tcnum::Format::ue4m3)
       throw std::invalid_argument("--dtype " + dt + ": expected fp16, bf16, tf32, e4m3, e5m2, e2m1, e2m3 or e3m2");
-    const tcnum::Instruction in = resolve_instruction(o.instr, *fmt, sm);
+    const tcnum::Instruction in = resolve_instruction(o.instr, *fmt, be.sm);
     for (const auto& is : o.inits) {
       const auto init = ch::parse_init(is);
       if (!init) throw std::invalid_argument("--init " + is + ": expected low or fp32");
-      ch::Config c;
-      c.instr = in;
-      c.rows = o.rows;
-      c.k = o.k;
-      c.max_len = o.max_len;
-      c.trials = o.trials;
-      c.init = *init;
-      c.seed = o.seed;
-      c.threads = o.threads;
-      c.exact_reference = !o.no_exact;
-      const bool fp8 = *fmt == tcnum::Format::e4m3 || *fmt == tcnum::Format::e5m2;
-      if (o.scaling == "auto") {
-        c.scaling = in.block_scaled() ? ch::Scaling::block : fp8 ? ch::Scaling::amax : ch::Scaling::none;
-      } else {
-        const auto s = ch::parse_scaling(o.scaling);
-        if (!s) throw std::invalid_argument("--scaling " + o.scaling + ": expected auto, none, amax, pow2 or block");
-        c.scaling = *s;
-      }
-      model.params_for(in);  // throws when the model has no rule for it
+      const ch::Config c = job_config(o, in, *fmt, *init);
+      be.model.params_for(in);  // throws when the model has no rule for it
       jobs.push_back({c, dt});
     }
   }
+  return jobs;
+}
 
-  if (!o.summary.empty() && same_file(o.out, o.summary))
-    throw std::invalid_argument("chain: --out and --summary name the same file ('" + o.out + "'): one would replace the other");
-  OutputFile csv_file(o.out, o.force);
-  std::ostream& csv = csv_file.stream();
-  csv << "dtype,init,instr,backend,arch,trial,n,rel_err_fp32,rel_err_exact,overflow,first_overflow,saturated,"
-         "scaling,emu_match,baseline_err_exact\n";
-  std::optional<OutputFile> summary_file;
-  if (!o.summary.empty()) summary_file.emplace(o.summary, o.force);
-  std::ostream& summary = summary_file ? summary_file->stream() : csv;  // csv: never written when no summary
-  if (summary_file) {
-    summary << "dtype,init,instr,backend,arch,scaling,n,trials,finite,mean_rel_err_fp32,mean_rel_err_exact,"
-               "median_rel_err_fp32,median_rel_err_exact,overflow_fraction,saturated_fraction,"
-               "mean_baseline_err_exact\n";
+// The per-trial CSV and, when asked for, the per-N summary CSV.
+class ChainFiles {
+ public:
+  explicit ChainFiles(const ChainOptions& o) : csv_file_(checked_out(o), o.force) {
+    csv_file_.stream() << "dtype,init,instr,backend,arch,trial,n,rel_err_fp32,rel_err_exact,overflow,first_overflow,saturated,"
+                          "scaling,emu_match,baseline_err_exact\n";
+    if (o.summary.empty()) return;
+    summary_file_.emplace(o.summary, o.force);
+    summary_file_->stream() << "dtype,init,instr,backend,arch,scaling,n,trials,finite,mean_rel_err_fp32,mean_rel_err_exact,"
+                               "median_rel_err_fp32,median_rel_err_exact,overflow_fraction,saturated_fraction,"
+                               "mean_baseline_err_exact\n";
   }
 
+  // One line per trial and link; emu_match (the d_hash field reused) only when compared with the emulator.
+  void write_trials(const std::string& head, const ch::Result& r, bool compared) {
+    std::ostream& csv = csv_file_.stream();
+    for (std::size_t t = 0; t < r.trials.size(); ++t) {
+      const ch::Trial& tr = r.trials[t];
+      for (std::size_t l = 0; l < tr.links.size(); ++l) {
+        const ch::Link& ln = tr.links[l];
+        csv << head << t << ',' << l + 1 << ',' << num(ln.rel_err_fp32) << ',' << num(ln.rel_err_exact) << ','
+            << ln.overflow << ',' << tr.first_overflow << ',' << ln.saturated << ',' << ch::name_of(r.config.scaling)
+            << ',' << (compared ? std::to_string(ln.d_hash) : std::string()) << ',' << num(ln.baseline_err_exact)
+            << '\n';
+      }
+    }
+  }
+
+  void write_summary(const std::string& head, const ch::Point& p) {
+    if (!summary_file_) return;
+    summary_file_->stream() << head << p.n << ',' << p.trials << ',' << p.finite << ',' << num(p.mean_rel_err_fp32)
+                            << ',' << num(p.mean_rel_err_exact) << ',' << num(p.median_rel_err_fp32) << ','
+                            << num(p.median_rel_err_exact) << ',' << p.overflow_fraction << ','
+                            << p.saturated_fraction << ',' << num(p.mean_baseline_err_exact) << '\n';
+  }
+
+  void commit() {
+    csv_file_.commit();
+    if (summary_file_) summary_file_->commit();
+  }
+
+ private:
+  static const std::string& checked_out(const ChainOptions& o) {
+    if (!o.summary.empty() && same_file(o.out, o.summary))
+      throw std::invalid_argument("chain: --out and --summary name the same file ('" + o.out + "'): one would replace the other");
+    return o.out;
+  }
+  OutputFile csv_file_;
+  std::optional<OutputFile> summary_file_;
+};
+
+// One configuration's run, with the device-vs-emulator comparison when the device ran it.
+struct JobRun {
+  ch::Result result;
+  std::optional<Comparison> cmp;
+  std::optional<ElementCheck> element_check;
+};
+
+// Running totals of the device-vs-emulator comparison over every configuration.
+struct DeviceTotals {
+  Comparison cmp;
+  std::size_t elements = 0, differing = 0;
+  bool all_match = true;
+  void add(const Comparison& c, const ElementCheck& ec) {
+    cmp.chains += c.chains;
+    cmp.identical_chains += c.identical_chains;
+    cmp.links += c.links;
+    cmp.identical_links += c.identical_links;
+    all_match = all_match && c.identical_chains == c.chains && ec.differing == 0;
+    elements += ec.elements;
+    differing += ec.differing;
+  }
+};
+
+#ifdef TCNUM_HAVE_CUDA
+// The GPU as a box whose every link's product is also emulated on the very same inputs, element by element.
+tcnum::BlackBox checked_device_box(const tcnum::BlackBox& dev, const tcnum::BlackBox& emu, ElementCheck& ec) {
+  tcnum::BlackBox checked;
+  checked.gemm = [&dev, &emu, &ec](const tcnum::Instruction& in, int batch, int m, int n, int k,
+                                   std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
+                                   const tcnum::BatchScales& scales) {
+    std::vector<std::uint32_t> d = tcnum::batched_gemm(dev, in, batch, m, n, k, a, b, scales);
+    const std::vector<std::uint32_t> e = tcnum::batched_gemm(emu, in, batch, m, n, k, a, b, scales);
+    ++ec.link;
+    ec.elements += d.size();
+    for (std::size_t i = 0; i < d.size(); ++i) {
+      if (d[i] == e[i]) continue;
+      ++ec.differing;
+      if (ec.examples.size() < 8) {
+        const std::size_t t = i / (static_cast<std::size_t>(m) * n), rc = i % (static_cast<std::size_t>(m) * n);
+        ec.examples.push_back({{"trial", t}, {"n", ec.link}, {"row", rc / n}, {"col", rc % n},
+                               {"device", tcnum::hex_field(in.d_type, d[i])},
+                               {"emulator", tcnum::hex_field(in.d_type, e[i])},
+                               {"device_value", tcnum::to_double(in.d_type, d[i])},
+                               {"emulator_value", tcnum::to_double(in.d_type, e[i])}});
+      }
+    }
+    return d;
+  };
+  return checked;
+}
+
+// The device's chains against the emulator's (same seed), link by link through the D hashes.
+Comparison compare_chains(const ch::Result& r, const ch::Result& e) {
+  Comparison c;
+  for (std::size_t t = 0; t < r.trials.size(); ++t) {
+    bool same = true;
+    for (std::size_t l = 0; l < r.trials[t].links.size(); ++l) {
+      const bool eq = r.trials[t].links[l].d_hash == e.trials[t].links[l].d_hash;
+      ++c.links;
+      c.identical_links += eq;
+      if (!eq && same && c.first_trial < 0) {
+        c.first_trial = static_cast<int>(t);
+        c.first_link = static_cast<int>(l) + 1;
+      }
+      same = same && eq;
+    }
+    ++c.chains;
+    c.identical_chains += same;
+  }
+  return c;
+}
+
+// Per link, per trial: does the emulator chain equal the device chain up to and including n?
+// Kept in d_hash, which the CSV writes as the emu_match column.
+void mark_emulator_match(ch::Result& r, const ch::Result& e) {
+  for (std::size_t t = 0; t < r.trials.size(); ++t) {
+    bool same = true;
+    for (std::size_t l = 0; l < r.trials[t].links.size(); ++l) {
+      same = same && r.trials[t].links[l].d_hash == e.trials[t].links[l].d_hash;
+      r.trials[t].links[l].d_hash = same ? 1 : 0;
+    }
+  }
+}
+
+// The chains on the GPU (each link's product checked on the emulator), then again on the emulator alone.
+JobRun run_on_device(const ch::Config& cfg, const tcnum::Model& model, int threads, const ch::Progress& progress,
+                     const std::function<void()>& next_pass) {
+  JobRun run;
+  ElementCheck ec;
+  const tcnum::BlackBox dev = tcnum::device::device_box();
+  const tcnum::BlackBox emu = tcnum::emulator_box(model, threads);
+  run.result = ch::run(cfg, checked_device_box(dev, emu, ec), progress);
+  next_pass();
+  ch::Config shadow = cfg;
+  shadow.fp32_reference = shadow.exact_reference = false;
+  const ch::Result e = ch::run(shadow, emu, progress);
+  run.cmp = compare_chains(run.result, e);
+  run.element_check = ec;
+  mark_emulator_match(run.result, e);
+  return run;
+}
+#endif
+
+nlohmann::json comparison_json(const Comparison& c, const ElementCheck& ec) {
+  return {{"chains", c.chains}, {"identical_chains", c.identical_chains}, {"links", c.links},
+          {"identical_links", c.identical_links}, {"first_mismatch_trial", c.first_trial},
+          {"first_mismatch_n", c.first_link}, {"same_input_elements", ec.elements},
+          {"same_input_differing", ec.differing}, {"examples", ec.examples}};
+}
+
+// One configuration's summary: its points (also written to the summary CSV) and first-overflow histogram.
+nlohmann::json config_json(const Job& job, const JobRun& run, const std::string& summary_head, ChainFiles& files) {
+  const ch::Config& cfg = job.cfg;
+  const ch::Result& r = run.result;
+  std::map<int, int> first_overflow;
+  for (const auto& tr : r.trials) ++first_overflow[tr.first_overflow];
+  nlohmann::json jc = {{"dtype", job.dtype},
+                       {"init", ch::name_of(cfg.init)},
+                       {"instr", cfg.instr.name},
+                       {"scaling", ch::name_of(cfg.scaling)},
+                       {"rows", cfg.rows},
+                       {"k", cfg.k ? cfg.k : cfg.instr.k},
+                       {"points", nlohmann::json::array()}};
+  nlohmann::json hist = nlohmann::json::object();
+  for (const auto& [n, count] : first_overflow) hist[n == 0 ? "none" : std::to_string(n)] = count;
+  jc["first_overflow"] = hist;
+  for (const auto& p : ch::summarize(r)) {
+    jc["points"].push_back({{"n", p.n},
+                            {"finite", p.finite},
+                            {"mean_rel_err_fp32", jnum(p.mean_rel_err_fp32)},
+                            {"mean_rel_err_exact", jnum(p.mean_rel_err_exact)},
+                            {"median_rel_err_fp32", jnum(p.median_rel_err_fp32)},
+                            {"median_rel_err_exact", jnum(p.median_rel_err_exact)},
+                            {"overflow_fraction", p.overflow_fraction},
+                            {"saturated_fraction", p.saturated_fraction},
+                            {"mean_baseline_err_exact", jnum(p.mean_baseline_err_exact)}});
+    files.write_summary(summary_head, p);
+  }
+  if (run.cmp) jc["device_vs_emulator"] = comparison_json(*run.cmp, *run.element_check);
+  return jc;
+}
+
+// A compact table: mean errors at a few chain lengths, per configuration.
+void print_table(const ChainOptions& o, const nlohmann::json& report, const Backend& be, const DeviceTotals& totals) {
+  std::vector<int> shown;
+  for (int n : {1, 5, 10, 20, o.max_len})
+    if (n <= o.max_len && std::find(shown.begin(), shown.end(), n) == shown.end()) shown.push_back(n);
+  for (const auto& jc : report["configs"]) {
+    std::cout << jc["dtype"].get<std::string>() << "/" << jc["init"].get<std::string>() << " "
+              << jc["instr"].get<std::string>() << " (scaling " << jc["scaling"].get<std::string>() << ")\n";
+    for (int n : shown) {
+      const auto& p = jc["points"][static_cast<std::size_t>(n - 1)];
+      auto str = [](const nlohmann::json& v) { return v.is_null() ? std::string("-") : num(v.get<double>()); };
+      std::cout << "  N=" << n << "  mean rel err vs fp32 " << str(p["mean_rel_err_fp32"]) << ", vs exact "
+                << str(p["mean_rel_err_exact"]) << ", overflowed " << p["overflow_fraction"].get<double>() * 100
+                << "%\n";
+    }
+    std::cout << "  first overflow (N: trials): " << jc["first_overflow"].dump() << "\n";
+    if (jc.contains("device_vs_emulator")) {
+      const auto& c = jc["device_vs_emulator"];
+      std::cout << "  device vs emulator: " << c["identical_chains"] << "/" << c["chains"]
+                << " chains bit-identical (" << c["identical_links"] << "/" << c["links"] << " links); "
+                << c["same_input_differing"] << " of " << c["same_input_elements"]
+                << " D elements differ on the same inputs\n";
+      if (!c["examples"].empty()) std::cout << "  examples: " << c["examples"].dump() << "\n";
+    }
+  }
+  if (be.device)
+    std::cout << "device vs emulator, all configurations: " << totals.cmp.identical_chains << "/"
+              << totals.cmp.chains << " chains bit-identical, " << totals.cmp.identical_links << "/"
+              << totals.cmp.links << " links; " << totals.differing << " of " << totals.elements
+              << " D elements differ on the same inputs\n";
+  std::cout << "wrote " << o.out << (o.summary.empty() ? "" : " and " + o.summary) << "\n";
+}
+
+int run_chain(const ChainOptions& o) {
+  const Backend be = resolve_backend(o);
+  const std::vector<Job> jobs = chain_jobs(o, be);
+  ChainFiles files(o);
   const std::size_t per_job = static_cast<std::size_t>(o.trials) * static_cast<std::size_t>(o.max_len);
-  ProgressBar bar(per_job * jobs.size() * (device ? 2 : 1), o.quiet);
+  ProgressBar bar(per_job * jobs.size() * (be.device ? 2 : 1), o.quiet);
   std::size_t offset = 0;
-  nlohmann::json report = {{"numprobe", version_json()}, {"backend", o.backend}, {"arch", arch}, {"model", model.name},
+  nlohmann::json report = {{"numprobe", version_json()}, {"backend", o.backend}, {"arch", be.arch}, {"model", be.model.name},
                            {"seed", o.seed},       {"trials", o.trials}, {"max_len", o.max_len},
                            {"configs", nlohmann::json::array()}};
-  if (device) report["device"] = device_name;
-  Comparison total_cmp;
-  std::size_t total_elements = 0, total_differing = 0;
-  bool all_match = true;
-
+  if (be.device) report["device"] = be.device_name;
+  DeviceTotals totals;
   if (!o.json) {
-    std::cout << "chain study: backend " << o.backend << ", " << arch << " (model " << model.name << ")"
-              << (device ? ", " + device_name : "") << ", " << o.trials << " trials, N = 1.." << o.max_len
+    std::cout << "chain study: backend " << o.backend << ", " << be.arch << " (model " << be.model.name << ")"
+              << (be.device ? ", " + be.device_name : "") << ", " << o.trials << " trials, N = 1.." << o.max_len
               << ", seed " << o.seed << "\n";
   }
   for (const Job& job : jobs) {
@@ -241,183 +472,39 @@ int run_chain(const ChainOptions& o) {
     const std::string label = job.dtype + "/" + std::string(ch::name_of(cfg.init)) + " " + cfg.instr.name;
     bar.set_label(label);
     auto progress = [&](std::size_t done, std::size_t) { bar.update(offset + done); };
-    ch::Result r;
-    std::optional<Comparison> cmp;
-    std::optional<ElementCheck> element_check;
+    JobRun run;
 #ifdef TCNUM_HAVE_CUDA
-    if (device) {
-      // Every link's device product is also emulated on the very same inputs, element by element.
-      ElementCheck ec;
-      const tcnum::BlackBox dev = tcnum::device::device_box();
-      const tcnum::BlackBox emu = tcnum::emulator_box(model, o.threads);
-      tcnum::BlackBox checked;
-      checked.gemm = [&](const tcnum::Instruction& in, int batch, int m, int n, int k,
-                         std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
-                         const tcnum::BatchScales& scales) {
-        std::vector<std::uint32_t> d = tcnum::batched_gemm(dev, in, batch, m, n, k, a, b, scales);
-        const std::vector<std::uint32_t> e = tcnum::batched_gemm(emu, in, batch, m, n, k, a, b, scales);
-        ++ec.link;
-        ec.elements += d.size();
-        for (std::size_t i = 0; i < d.size(); ++i) {
-          if (d[i] == e[i]) continue;
-          ++ec.differing;
-          if (ec.examples.size() < 8) {
-            const std::size_t t = i / (static_cast<std::size_t>(m) * n), rc = i % (static_cast<std::size_t>(m) * n);
-            ec.examples.push_back({{"trial", t}, {"n", ec.link}, {"row", rc / n}, {"col", rc % n},
-                                   {"device", tcnum::hex_field(in.d_type, d[i])},
-                                   {"emulator", tcnum::hex_field(in.d_type, e[i])},
-                                   {"device_value", tcnum::to_double(in.d_type, d[i])},
-                                   {"emulator_value", tcnum::to_double(in.d_type, e[i])}});
-          }
-        }
-        return d;
-      };
-      r = ch::run(cfg, checked, progress);
-      offset += per_job;
-      bar.set_label(label + " (emulator)");
-      ch::Config shadow = cfg;
-      shadow.fp32_reference = shadow.exact_reference = false;
-      const ch::Result e = ch::run(shadow, emu, progress);
-      offset += per_job;
-      Comparison c;
-      for (std::size_t t = 0; t < r.trials.size(); ++t) {
-        bool same = true;
-        for (std::size_t l = 0; l < r.trials[t].links.size(); ++l) {
-          const bool eq = r.trials[t].links[l].d_hash == e.trials[t].links[l].d_hash;
-          ++c.links;
-          c.identical_links += eq;
-          if (!eq && same && c.first_trial < 0) {
-            c.first_trial = static_cast<int>(t);
-            c.first_link = static_cast<int>(l) + 1;
-          }
-          same = same && eq;
-        }
-        ++c.chains;
-        c.identical_chains += same;
-      }
-      total_cmp.chains += c.chains;
-      total_cmp.identical_chains += c.identical_chains;
-      total_cmp.links += c.links;
-      total_cmp.identical_links += c.identical_links;
-      all_match = all_match && c.identical_chains == c.chains && ec.differing == 0;
-      cmp = c;
-      element_check = ec;
-      total_elements += ec.elements;
-      total_differing += ec.differing;
-      // Per link, per trial: does the emulator chain equal the device chain up to and including n?
-      for (std::size_t t = 0; t < r.trials.size(); ++t) {
-        bool same = true;
-        for (std::size_t l = 0; l < r.trials[t].links.size(); ++l) {
-          same = same && r.trials[t].links[l].d_hash == e.trials[t].links[l].d_hash;
-          r.trials[t].links[l].d_hash = same ? 1 : 0;  // reused below as the emu_match column
-        }
-      }
+    if (be.device) {
+      run = run_on_device(cfg, be.model, o.threads, progress, [&] {
+        offset += per_job;
+        bar.set_label(label + " (emulator)");
+      });
+      totals.add(*run.cmp, *run.element_check);
     } else
 #endif
     {
-      r = ch::run(cfg, tcnum::emulator_box(model, o.threads), progress);
-      offset += per_job;
+      run.result = ch::run(cfg, tcnum::emulator_box(be.model, o.threads), progress);
     }
+    offset += per_job;
     const std::string head = job.dtype + "," + std::string(ch::name_of(cfg.init)) + "," + cfg.instr.name + "," +
-                             o.backend + "," + arch + ",";
-    for (std::size_t t = 0; t < r.trials.size(); ++t) {
-      const ch::Trial& tr = r.trials[t];
-      for (std::size_t l = 0; l < tr.links.size(); ++l) {
-        const ch::Link& ln = tr.links[l];
-        csv << head << t << ',' << l + 1 << ',' << num(ln.rel_err_fp32) << ',' << num(ln.rel_err_exact) << ','
-            << ln.overflow << ',' << tr.first_overflow << ',' << ln.saturated << ',' << ch::name_of(cfg.scaling)
-            << ',' << (cmp ? std::to_string(ln.d_hash) : std::string()) << ',' << num(ln.baseline_err_exact)
-            << '\n';
-      }
-    }
-    const auto points = ch::summarize(r);
-    std::map<int, int> first_overflow;
-    for (const auto& tr : r.trials) ++first_overflow[tr.first_overflow];
-    nlohmann::json jc = {{"dtype", job.dtype},
-                         {"init", ch::name_of(cfg.init)},
-                         {"instr", cfg.instr.name},
-                         {"scaling", ch::name_of(cfg.scaling)},
-                         {"rows", cfg.rows},
-                         {"k", cfg.k ? cfg.k : cfg.instr.k},
-                         {"points", nlohmann::json::array()}};
-    nlohmann::json hist = nlohmann::json::object();
-    for (const auto& [n, count] : first_overflow) hist[n == 0 ? "none" : std::to_string(n)] = count;
-    jc["first_overflow"] = hist;
-    for (const auto& p : points) {
-      jc["points"].push_back({{"n", p.n},
-                              {"finite", p.finite},
-                              {"mean_rel_err_fp32", jnum(p.mean_rel_err_fp32)},
-                              {"mean_rel_err_exact", jnum(p.mean_rel_err_exact)},
-                              {"median_rel_err_fp32", jnum(p.median_rel_err_fp32)},
-                              {"median_rel_err_exact", jnum(p.median_rel_err_exact)},
-                              {"overflow_fraction", p.overflow_fraction},
-                              {"saturated_fraction", p.saturated_fraction},
-                              {"mean_baseline_err_exact", jnum(p.mean_baseline_err_exact)}});
-      if (summary_file)
-        summary << job.dtype << ',' << ch::name_of(cfg.init) << ',' << cfg.instr.name << ',' << o.backend << ','
-                << arch << ',' << ch::name_of(cfg.scaling) << ',' << p.n << ',' << p.trials << ',' << p.finite << ','
-                << num(p.mean_rel_err_fp32) << ',' << num(p.mean_rel_err_exact) << ','
-                << num(p.median_rel_err_fp32) << ',' << num(p.median_rel_err_exact) << ','
-                << p.overflow_fraction << ',' << p.saturated_fraction << ',' << num(p.mean_baseline_err_exact)
-                << '\n';
-    }
-    if (cmp)
-      jc["device_vs_emulator"] = {{"chains", cmp->chains},
-                                  {"identical_chains", cmp->identical_chains},
-                                  {"links", cmp->links},
-                                  {"identical_links", cmp->identical_links},
-                                  {"first_mismatch_trial", cmp->first_trial},
-                                  {"first_mismatch_n", cmp->first_link},
-                                  {"same_input_elements", element_check->elements},
-                                  {"same_input_differing", element_check->differing},
-                                  {"examples", element_check->examples}};
-    report["configs"].push_back(jc);
+                             o.backend + "," + be.arch + ",";
+    files.write_trials(head, run.result, run.cmp.has_value());
+    const std::string summary_head = job.dtype + "," + std::string(ch::name_of(cfg.init)) + "," + cfg.instr.name + "," +
+                                     o.backend + "," + be.arch + "," + std::string(ch::name_of(cfg.scaling)) + ",";
+    report["configs"].push_back(config_json(job, run, summary_head, files));
   }
   bar.finish();
-  if (device)
-    report["device_vs_emulator"] = {{"chains", total_cmp.chains},
-                                    {"identical_chains", total_cmp.identical_chains},
-                                    {"links", total_cmp.links},
-                                    {"identical_links", total_cmp.identical_links},
-                                    {"same_input_elements", total_elements},
-                                    {"same_input_differing", total_differing}};
-  csv_file.commit();
-  if (summary_file) summary_file->commit();
-  if (o.json) {
-    std::cout << report.dump(1) << "\n";
-  } else {
-    // A compact table: mean errors at a few chain lengths.
-    std::vector<int> shown;
-    for (int n : {1, 5, 10, 20, o.max_len})
-      if (n <= o.max_len && std::find(shown.begin(), shown.end(), n) == shown.end()) shown.push_back(n);
-    for (const auto& jc : report["configs"]) {
-      std::cout << jc["dtype"].get<std::string>() << "/" << jc["init"].get<std::string>() << " "
-                << jc["instr"].get<std::string>() << " (scaling " << jc["scaling"].get<std::string>() << ")\n";
-      for (int n : shown) {
-        const auto& p = jc["points"][static_cast<std::size_t>(n - 1)];
-        auto str = [](const nlohmann::json& v) { return v.is_null() ? std::string("-") : num(v.get<double>()); };
-        std::cout << "  N=" << n << "  mean rel err vs fp32 " << str(p["mean_rel_err_fp32"]) << ", vs exact "
-                  << str(p["mean_rel_err_exact"]) << ", overflowed " << p["overflow_fraction"].get<double>() * 100
-                  << "%\n";
-      }
-      std::cout << "  first overflow (N: trials): " << jc["first_overflow"].dump() << "\n";
-      if (jc.contains("device_vs_emulator")) {
-        const auto& c = jc["device_vs_emulator"];
-        std::cout << "  device vs emulator: " << c["identical_chains"] << "/" << c["chains"]
-                  << " chains bit-identical (" << c["identical_links"] << "/" << c["links"] << " links); "
-                  << c["same_input_differing"] << " of " << c["same_input_elements"]
-                  << " D elements differ on the same inputs\n";
-        if (!c["examples"].empty()) std::cout << "  examples: " << c["examples"].dump() << "\n";
-      }
-    }
-    if (device)
-      std::cout << "device vs emulator, all configurations: " << total_cmp.identical_chains << "/"
-                << total_cmp.chains << " chains bit-identical, " << total_cmp.identical_links << "/"
-                << total_cmp.links << " links; " << total_differing << " of " << total_elements
-                << " D elements differ on the same inputs\n";
-    std::cout << "wrote " << o.out << (o.summary.empty() ? "" : " and " + o.summary) << "\n";
-  }
-  return all_match ? 0 : 1;
+  if (be.device)
+    report["device_vs_emulator"] = {{"chains", totals.cmp.chains},
+                                    {"identical_chains", totals.cmp.identical_chains},
+                                    {"links", totals.cmp.links},
+                                    {"identical_links", totals.cmp.identical_links},
+                                    {"same_input_elements", totals.elements},
+                                    {"same_input_differing", totals.differing}};
+  files.commit();
+  if (o.json) std::cout << report.dump(1) << "\n";
+  else print_table(o, report, be, totals);
+  return totals.all_match ? 0 : 1;
 }
 
 }  // namespace
