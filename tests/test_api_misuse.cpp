@@ -15,6 +15,7 @@
 #include "tcnum/core/instruction.hpp"
 #include "tcnum/core/model.hpp"
 #include "tcnum/core/plan.hpp"
+#include "round_pack.hpp"  // internal (emu/core): the rounding routine itself
 
 using namespace tcnum;
 

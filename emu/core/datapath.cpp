@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "accumulator.hpp"
+#include "round_pack.hpp"
 #include "fast_kernel.hpp"
 #include "scaled_group.hpp"
 #include "tcnum/core/dot.hpp"

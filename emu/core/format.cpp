@@ -1,6 +1,8 @@
 // Formats: one layout table, one decode, one rounding routine (round_pack).
 #include "tcnum/core/format.hpp"
 
+#include "round_pack.hpp"
+
 #include <array>
 #include <cassert>
 #include <cmath>

@@ -84,15 +84,8 @@ struct Decoded {
 Decoded decode(Format f, std::uint32_t bits);
 double to_double(Format f, std::uint32_t bits);  // exact for every format here
 
-// The one rounding routine every operation funnels into: rounds
-// (-1)^sign * (magnitude + sticky·ε) * 2^exponent into f. `sticky` says that
-// nonzero bits below magnitude's bit 0 were dropped. With satfinite, overflow
-// gives ±max finite instead of ±Inf (e4m3: always, since it has no Inf). Formats with neither
-// Inf nor NaN (FP4/FP6) always saturate, as PTX's cvt (.satfinite is mandatory there); below the
-// smallest value, a format without zero (ue8m0) gives its smallest value.
-std::uint32_t round_pack(Format f, bool sign, unsigned __int128 magnitude, int exponent,
-                         bool sticky, Rounding mode, bool satfinite = false);
-
+// Rounds x into f. Every rounding of the core (this one, the datapath's, the epilogue's) goes
+// through one routine, round_pack (emu/core/round_pack.hpp, internal: its magnitude is 128-bit).
 std::uint32_t encode(Format f, double x, Rounding mode = Rounding::nearest_even,
                      bool satfinite = false);
 
