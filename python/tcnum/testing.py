@@ -13,7 +13,7 @@ import dataclasses
 import numpy as np
 
 from . import _tcnum
-from ._arrays import FORMATS, as_bits, format_name, formats_of, to_numpy
+from ._arrays import _DTYPE_FORMATS as _VALUE_DTYPES, _RAW as _RAW_DTYPES, FORMATS, as_bits, format_name, formats_of, to_numpy
 
 __all__ = ["assert_bitexact", "assert_close_ulps", "compare", "Mismatch", "Report"]
 
@@ -94,20 +94,53 @@ def compare(actual, expected, *, format: str | None = None, ulps: int = 0, any_n
                   tolerance=r["tolerance"], text=r["text"])
 
 
+def _mismatch_of_kind(actual, expected, fmt: str | None, msg: str) -> str | None:
+    """The message for arrays that cannot be equal whatever their bits (a different shape or
+    dtype), or None. Raw bits of one storage dtype without a format stay a usage error."""
+    a_arr, e_arr = to_numpy(actual, "actual"), to_numpy(expected, "expected")
+    prefix = msg + "\n" if msg else ""
+    if fmt is None:
+        if a_arr.dtype != e_arr.dtype:
+            return (f"{prefix}dtypes differ: actual {a_arr.dtype}, expected {e_arr.dtype} "
+                    f"(shapes: actual {a_arr.shape}, expected {e_arr.shape})")
+    else:
+        storage = FORMATS[fmt][0]
+        for what, arr in (("actual", a_arr), ("expected", e_arr)):
+            if arr.dtype in _RAW_DTYPES:
+                if arr.dtype != storage:
+                    return f"{prefix}{what} holds {arr.dtype} bits, but {fmt} is stored as {storage}"
+            elif arr.dtype not in _VALUE_DTYPES or fmt not in formats_of(arr, what):
+                return f"{prefix}{what} is {arr.dtype}, which does not hold {fmt}"
+    if a_arr.shape != e_arr.shape:
+        return f"{prefix}shapes differ: actual {a_arr.shape}, expected {e_arr.shape} (dtype {a_arr.dtype})"
+    return None
+
+
 def assert_bitexact(actual, expected, *, format: str | None = None, max_report: int = 10, msg: str = "") -> None:
     """Raises AssertionError with the compare report unless actual and expected have the
-    same bits everywhere (tf32, format="tf32": the 19 bits the tensor core reads). Arrays of
-    any tensor-core dtype, DLPack/__array__ objects (torch CPU tensors), or raw uint bits
-    with format=..."""
-    report = compare(actual, expected, format=format, max_report=max_report)
+    same bits everywhere (tf32, format="tf32": the 19 bits the tensor core reads). A different
+    shape or dtype is a difference too (AssertionError saying which). Arrays of any tensor-core
+    dtype, DLPack/__array__ objects (torch CPU tensors), or raw uint bits with format=..."""
+    __tracebackhide__ = True  # pytest shows the caller's line, not this function's
+    fmt = None if format is None else format_name(format)
+    kind = _mismatch_of_kind(actual, expected, fmt, msg)
+    if kind is not None:
+        raise AssertionError(kind)
+    report = compare(actual, expected, format=fmt, max_report=max_report)
     if report.count:
         raise AssertionError((msg + "\n" if msg else "") + str(report))
 
 
 def assert_close_ulps(actual, expected, ulps: int, *, any_nan: bool = False, any_zero_sign: bool = False,
                       format: str | None = None, max_report: int = 10, msg: str = "") -> None:
-    """For kernels not meant to be bit-exact: finite values at most `ulps` apart."""
-    report = compare(actual, expected, format=format, ulps=ulps, any_nan=any_nan, any_zero_sign=any_zero_sign,
+    """For kernels not meant to be bit-exact: finite values at most `ulps` apart. A different
+    shape or dtype raises AssertionError, as in assert_bitexact."""
+    __tracebackhide__ = True
+    fmt = None if format is None else format_name(format)
+    kind = _mismatch_of_kind(actual, expected, fmt, msg)
+    if kind is not None:
+        raise AssertionError(kind)
+    report = compare(actual, expected, format=fmt, ulps=ulps, any_nan=any_nan, any_zero_sign=any_zero_sign,
                      max_report=max_report)
     if report.count:
         raise AssertionError((msg + "\n" if msg else "") + str(report))
