@@ -81,6 +81,19 @@ def test_law_bias_is_one_fp32_addition_after_the_chain_on_any_bits(problem, data
     assert_close_ulps(got, want, 0, any_nan=True)
 
 
+@settings(max_examples=40, deadline=None)
+@given(tst.gemm_problems("f16", max_m=6, max_n=6, max_k=40), st.sampled_from(["bf16", "f16", "e4m3", "e5m2"]),
+       st.booleans(), st.sampled_from(["nearest_even", "toward_zero"]))
+def test_law_out_dtype_is_one_conversion_of_the_fp32_accumulator(problem, fmt, satfinite, rounding):
+    acc = np.asarray(tcnum.gemm(problem.a, problem.b))
+    fp8 = fmt in ("e4m3", "e5m2")
+    want = tcnum.from_bits(tcnum.encode(acc.astype(np.float64), fmt, rounding=rounding,
+                                        satfinite=satfinite and fp8), fmt)
+    got = tcnum.gemm(problem.a, problem.b, out_dtype=fmt, satfinite=satfinite, rounding=rounding)
+    assert got.dtype == tcnum.FORMATS[fmt][1]
+    tcnum.testing.assert_bitexact(got, want)
+
+
 @settings(max_examples=25, deadline=None)
 @given(tst.gemm_problems("e4m3", "e5m2", c="f32", max_m=4, max_n=4, max_k=64))
 def test_gemm_problems_with_c_draw_every_operand_in_its_format(problem):
