@@ -6,6 +6,8 @@
   show: what the block prints must equal it (trailing spaces aside).
 - Every `python3 -c "..."` line of a ```sh block runs with this interpreter (the one-liners
   users paste); other shell lines (pip install, builds) are not run here.
+- A block that imports an optional package (hypothesis, torch, jax) that is not installed is
+  skipped, saying so.
 - `<!-- docs-test: skip REASON -->` on the line before a block skips it (blocks that need a
   GPU, a network or a built C++ tree); the reason is stated there, next to the block.
 """
@@ -24,6 +26,8 @@ import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 DOCS = ["docs/python.md", "README.md"]
+# Optional packages a block may import: where one is missing, that block is skipped, not failed.
+OPTIONAL = {"hypothesis", "torch", "jax"}
 _FENCE = re.compile(r"^```(\w*)\s*$")
 _SKIP = re.compile(r"^<!--\s*docs-test:\s*skip\s+(.+?)\s*-->\s*$")
 
@@ -96,6 +100,11 @@ def test_python_blocks_run_as_written_and_print_what_the_docs_show(doc, monkeypa
         try:
             with contextlib.redirect_stdout(out):
                 exec(compile(code, f"{doc}:{line}", "exec"), namespace)
+        except ModuleNotFoundError as e:
+            if e.name not in OPTIONAL:
+                raise AssertionError(f"{doc}:{line}: the block raised {type(e).__name__}: {e}") from e
+            skipped.append(f"{doc}:{line}: {e.name} is not installed")
+            continue
         except Exception as e:  # the block, as a user pastes it, fails
             raise AssertionError(f"{doc}:{line}: the block raised {type(e).__name__}: {e}") from e
         if expected is not None:
