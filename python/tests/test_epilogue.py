@@ -151,7 +151,9 @@ def test_f16_accumulator_and_schedules_with_an_epilogue(tcnum_rng):
     assert_bitexact(got, (acc.astype(np.float32) + bias.astype(np.float32)).astype(np.float16))
     a, b = _inputs(tcnum_rng, 16, 16, 256)
     bias = tcnum_rng.standard_normal(16).astype(np.float32)
-    for opts in ({"split_k": 2}, {"k_order": list(range(15, -1, -1))}):
+    schedule = tcnum.Schedule(split_k=3, slice_rule="whole_tiles", tile_k=64, partial_tile="first")
+    assert compare(tcnum.gemm(a, b, schedule=schedule), tcnum.gemm(a, b)).count > 0  # else the check is blind
+    for opts in ({"split_k": 2}, {"k_order": list(range(15, -1, -1))}, {"schedule": schedule}):
         assert_bitexact(tcnum.gemm(a, b, bias=bias, **opts), np.asarray(tcnum.gemm(a, b, **opts)) + bias)
 
 
