@@ -135,3 +135,47 @@ def test_assertions_hide_their_own_frame_from_pytest_tracebacks():
     assert _hides_its_frame(assert_bitexact, a, b)
     assert _hides_its_frame(assert_bitexact, a, a[:2])
     assert _hides_its_frame(assert_close_ulps, a, b, 1)
+
+
+def test_accumulators_the_narrow_d_hides_are_reported_passes_on_d_fails_on_the_accumulator():
+    rng = np.random.default_rng(25)
+    a = rng.standard_normal((32, 64)).astype(ml_dtypes.bfloat16)
+    b = rng.standard_normal((64, 16)).astype(ml_dtypes.bfloat16)
+    oracle_acc = np.asarray(tcnum.gemm(a, b))
+    oracle_d = np.asarray(tcnum.gemm(a, b, out_dtype="bf16"))
+    # The "kernel": the oracle's accumulators with one last-bit difference that bf16 cannot see
+    # (at an element whose low 16 bits are far from a bf16 rounding tie), stored to bf16 (RNE).
+    low = oracle_acc.view(np.uint32) & 0xFFFF
+    i, j = (int(x) for x in np.argwhere((low > 0x100) & (low < 0x7F00))[7])
+    kernel_acc = oracle_acc.copy()
+    kernel_acc.view(np.uint32)[i, j] += 1
+    kernel_d = kernel_acc.astype(ml_dtypes.bfloat16)
+    assert_bitexact(kernel_d, oracle_d)  # the bf16 check alone passes
+    r = compare(kernel_d, oracle_d, accumulators=(kernel_acc, oracle_acc))
+    assert r.verdict == "passes on D, fails on the accumulator"
+    assert not r and r.count == 0 and r.total == 32 * 16
+    assert r.accumulator.count == 1 and r.accumulator.first[0].index == (i, j) and r.accumulator.first[0].ulp == 1
+    assert r.accumulator.format == "f32" and r.format == "bf16"
+    text = str(r)
+    assert text.startswith("passes on D, fails on the accumulator: 0 of 512 D elements and 1 of 512 "
+                           "accumulators differ\nD: bf16 32×16: ")
+    assert "\naccumulator: f32 32×16: 1 of 512 elements differ (bit-exact)" in text
+    with pytest.raises(AssertionError, match="^passes on D, fails on the accumulator"):
+        assert_bitexact(kernel_d, oracle_d, accumulators=(kernel_acc, oracle_acc))
+    # The other three verdicts.
+    kernel_d2 = kernel_d.copy()
+    kernel_d2.view(np.uint16)[0, 0] ^= 1
+    assert compare(kernel_d, oracle_d, accumulators=(oracle_acc, oracle_acc)).verdict == \
+        "passes on D and on the accumulator"
+    assert compare(kernel_d, oracle_d, accumulators=(oracle_acc, oracle_acc))
+    assert_bitexact(kernel_d, oracle_d, accumulators=(oracle_acc, oracle_acc))
+    assert compare(kernel_d2, oracle_d, accumulators=(oracle_acc, oracle_acc)).verdict == \
+        "fails on D, passes on the accumulator"
+    assert compare(kernel_d2, oracle_d, accumulators=(kernel_acc, oracle_acc)).verdict == \
+        "fails on D and on the accumulator"
+    # Without accumulators nothing changes; a bad pair and a shape difference are errors.
+    assert compare(kernel_d, oracle_d).verdict == "passes" and compare(kernel_d, oracle_d).accumulator is None
+    with pytest.raises(TypeError, match="accumulators must be a pair"):
+        compare(kernel_d, oracle_d, accumulators=kernel_acc)
+    with pytest.raises(AssertionError, match="^accumulators: shapes differ"):
+        assert_bitexact(kernel_d, oracle_d, accumulators=(kernel_acc[1:], oracle_acc))
