@@ -3,6 +3,9 @@
 // claim that an instruction's M and N change no output bit holds.
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cmath>
+#include <cstdint>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -88,6 +91,60 @@ TEST(MatchKernel, ContradictionsAndUnknownsAreErrors) {
   EXPECT_THROW(match_kernel(75, F::bf16, F::bf16, F::fp32), std::invalid_argument);  // no bf16 before sm_80
   EXPECT_THROW(match_kernel(90, F::bf16, F::bf16, F::bf16), std::invalid_argument);
   EXPECT_THROW(match_kernel(90, F::bf16, F::bf16, F::fp32, "/*0350*/ FFMA R1, R2, R3, R4 ;"), std::invalid_argument);
+}
+
+// An architecture without a built-in model is refused by match_kernel itself, with or without
+// SASS, naming it; not later by km.model(). (sm_91 would otherwise get sm_90's instructions.)
+TEST(MatchKernel, UnknownArchitectureIsRefusedAtOnce) {
+  for (int sm : {91, 0, -90, 87, 103, 900}) {
+    for (const char* sass : {"", "HGMMA.64x128x16.F32.BF16", "HMMA.16816.F32.BF16"}) {
+      try {
+        (void)match_kernel(sm, F::bf16, F::bf16, F::fp32, sass);
+        ADD_FAILURE() << "sm_" << sm << " '" << sass << "' was accepted";
+      } catch (const std::invalid_argument& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("unknown architecture sm_" + std::to_string(sm) + " "), std::string::npos) << what;
+        EXPECT_NE(what.find("sm_90"), std::string::npos) << "the known ones are listed: " << what;
+      }
+    }
+  }
+  // Every known architecture passes the check (what follows may still refuse the types).
+  for (int sm : known_archs()) EXPECT_NO_THROW((void)match_kernel(sm, F::fp16, F::fp16, F::fp32)) << sm;
+}
+
+// gemm_with_epilogue(km, A, B, D, ep), no C: km's model, instruction and options, then the
+// epilogue; here alpha·acc + bias[j] in one fmaf, then ReLU, written out by hand on km's gemm.
+TEST(MatchKernel, EpilogueWithoutCUsesTheMatch) {
+  const int m = 64, n = 16, k = 64;
+  const auto a = test::random_normal<bfloat16_t>(std::size_t(m) * k, 22);
+  const auto b = test::random_normal<bfloat16_t>(std::size_t(k) * n, 122);
+  KernelMatch km = match_kernel(80, F::bf16, F::bf16, F::fp32);
+  km.options.k_order = {3, 1, 2, 0};  // changes accumulators (GemmOfAMatchUsesItsModelInstructionAndOptions)
+  std::vector<float> acc(std::size_t(m) * n);
+  gemm(km, row_major(a, m, k), row_major(b, k, n), row_major(acc, m, n));
+  std::vector<float> bias(n);
+  for (int j = 0; j < n; ++j) bias[j] = 0.375f * float(j - 8) + 1e-3f;
+  Epilogue ep;
+  ep.alpha = 1.0f / 3.0f;
+  ep.bias_kind = BiasKind::per_column;
+  ep.bias = bias;
+  ep.relu = true;
+  std::vector<float> d(acc.size(), -7.0f);
+  gemm_with_epilogue(km, row_major(a, m, k), row_major(b, k, n), row_major(d, m, n), ep);
+  int zeros = 0;
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      const float x = std::fmaf(ep.alpha, acc[std::size_t(i) * n + j], bias[j]);
+      const float want = x > 0.0f ? x : 0.0f;
+      zeros += want == 0.0f;
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(d[std::size_t(i) * n + j]), std::bit_cast<std::uint32_t>(want))
+          << "(" << i << ", " << j << ")";
+    }
+  EXPECT_GT(zeros, 0) << "the ReLU must have something to do";
+  // beta != 0 needs a C.
+  ep.beta = 1.0f;
+  EXPECT_THROW(gemm_with_epilogue(km, row_major(a, m, k), row_major(b, k, n), row_major(d, m, n), ep),
+               std::invalid_argument);
 }
 
 TEST(MatchKernel, GemmOfAMatchUsesItsModelInstructionAndOptions) {

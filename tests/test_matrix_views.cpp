@@ -136,6 +136,34 @@ TEST(GemmViews, RawBitsViewsAndZeroC) {
   EXPECT_EQ(d, want);
 }
 
+// col_major(Format, vector, ...) as row_major(Format, vector, ...): raw bits stored column by
+// column (B as cuBLAS's "N" operand, D column-major), from a vector whose extent is checked.
+TEST(GemmViews, RawBitsColumnMajorVectors) {
+  const int m = 16, n = 8, k = 32;
+  const std::vector<bfloat16_t> a_rm = random_bf16(std::size_t(m) * k, 14), b_rm = random_bf16(std::size_t(k) * n, 15);
+  const Bits want = raw_gemm(bf16_mma(), m, n, k, a_rm, b_rm, Bits(std::size_t(m) * n, 0));
+  std::vector<std::uint16_t> a(a_rm.size());
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<std::uint16_t>(a_rm[i].raw());
+  std::vector<std::uint16_t> b_cm(b_rm.size());  // element (r, c) of B at c·k + r
+  for (int r = 0; r < k; ++r)
+    for (int c = 0; c < n; ++c) b_cm[std::size_t(c) * k + r] = static_cast<std::uint16_t>(b_rm[std::size_t(r) * n + c].raw());
+  const std::vector<std::uint16_t>& b_const = b_cm;
+  std::vector<std::uint32_t> d_cm(std::size_t(m) * n, 0xFFFFFFFFu);  // element (i, j) of D at j·m + i
+  const MatrixView<const std::uint16_t> bv = col_major(Format::bf16, b_const, k, n);
+  EXPECT_EQ(bv.layout, Layout::col_major);
+  EXPECT_EQ(bv.ld, k);
+  EXPECT_EQ(bv.format, Format::bf16);
+  gemm(builtin_model(80), bf16_mma(), row_major(Format::bf16, a, m, k), bv, col_major(Format::fp32, d_cm, m, n));
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j)
+      ASSERT_EQ(d_cm[std::size_t(j) * m + i], want[std::size_t(i) * n + j]) << "(" << i << ", " << j << ")";
+  // The vector's extent and the format's width are checked, as for row_major.
+  EXPECT_THROW(col_major(Format::bf16, b_cm, k + 1, n), std::invalid_argument);     // beyond the vector
+  EXPECT_THROW(col_major(Format::bf16, b_const, k, n, k + 1), std::invalid_argument);  // 7·33 + 32 > 256
+  EXPECT_THROW(col_major(Format::fp32, b_cm, k, n), std::invalid_argument);          // 32-bit format in 16 bits
+  EXPECT_NO_THROW(col_major(Format::bf16, b_cm, k / 2, n, k));                       // 7·32 + 16 <= 256
+}
+
 TEST(GemmViews, DInPlaceOverC) {
   const int m = 16, n = 8, k = 16;
   const std::vector<bfloat16_t> a = random_bf16(std::size_t(m) * k, 6), b = random_bf16(std::size_t(k) * n, 7);

@@ -78,6 +78,16 @@ std::string ptx_name(const Shape& s, Format d, Format a, Format b, Format c) {
 }  // namespace
 
 KernelMatch match_kernel(int sm, Format a, Format b, Format accumulator, std::string_view sass) {
+  // The architecture first: a match must have a model (km.model() is builtin_model(sm)), and an
+  // unknown one would otherwise be refused only later, by km.model(), or not at all by the
+  // default instruction (sm_91 has sm_90's instructions).
+  const std::vector<int> archs = known_archs();
+  if (std::find(archs.begin(), archs.end(), sm) == archs.end()) {
+    std::string known;
+    for (int s : archs) known += (known.empty() ? "sm_" : ", sm_") + std::to_string(s);
+    throw std::invalid_argument("tcnum::match_kernel: unknown architecture sm_" + std::to_string(sm) +
+                                " (no built-in model; known: " + known + ")");
+  }
   if (accumulator != Format::fp32 && accumulator != Format::fp16)
     throw std::invalid_argument("tcnum::match_kernel: the accumulator must be f32 or f16, not " +
                                 std::string(name_of(accumulator)));

@@ -112,6 +112,77 @@ ArrayOut gemm_bits(const Model& model, const std::string& name, const BitsIn& a,
   return storage_array(std::move(d), in.d_type, {static_cast<std::size_t>(m), static_cast<std::size_t>(n)});
 }
 
+// An AnyView over row-major uint32 bits (one element per uint32) of `format`.
+AnyView bits_view(const std::vector<std::uint32_t>& v, std::vector<std::uint32_t>* writable, int rows, int cols,
+                  Format format) {
+  AnyView view;
+  view.data = v.data();
+  view.writable = writable != nullptr ? writable->data() : nullptr;
+  view.rows = rows, view.cols = cols, view.ld = cols > 0 ? cols : 1;
+  view.layout = Layout::row_major, view.format = format, view.kind = ElementKind::bits, view.element_bytes = 4;
+  return view;
+}
+
+// D = epilogue(A·B, C) (tcnum::gemm_with_epilogue, epilogue.hpp): the accumulators of a zero-C
+// GEMM, then alpha, bias, beta·C, ReLU and the conversion into `out_format`, in binary32.
+// c (any format `c_format`, read exactly) is the epilogue's source, not the MMA's C.
+ArrayOut gemm_epilogue_bits(const Model& model, const std::string& name, const BitsIn& a, const BitsIn& b,
+                            const std::optional<BitsIn>& c, const std::string& c_format, int m, int n, int k,
+                            const std::vector<int>& k_order, int split_k, int threads, const std::string& schedule_json,
+                            float alpha, float beta,
+                            const std::optional<nb::ndarray<const float, nb::c_contig, nb::device::cpu>>& bias,
+                            const std::string& bias_kind, bool relu, bool fused, const std::string& rounding,
+                            bool satfinite, const std::string& out_format) {
+  const Instruction in = find_instruction(name, model.sm);
+  const std::vector<std::uint32_t> av = widen(a, "a"), bv = widen(b, "b");
+  const std::vector<std::uint32_t> cv = c ? widen(*c, "c") : std::vector<std::uint32_t>();
+  if (c) expect_size("c", cv.size(), std::size_t(std::max(m, 0)) * std::size_t(std::max(n, 0)));
+  Epilogue ep;
+  ep.alpha = alpha;
+  ep.beta = beta;
+  if (bias_kind == "none") ep.bias_kind = BiasKind::none;
+  else if (bias_kind == "per_row") ep.bias_kind = BiasKind::per_row;
+  else if (bias_kind == "per_column") ep.bias_kind = BiasKind::per_column;
+  else throw std::invalid_argument("bias kind '" + bias_kind + "'; valid: none, per_row, per_column");
+  std::vector<float> bias_values;
+  if (bias) bias_values.assign(bias->data(), bias->data() + bias->size());
+  ep.bias = bias_values;
+  ep.relu = relu;
+  ep.fused = fused;
+  if (rounding == "nearest_even") ep.rounding = Rounding::nearest_even;
+  else if (rounding == "toward_zero") ep.rounding = Rounding::toward_zero;
+  else throw std::invalid_argument("rounding '" + rounding + "'; valid: nearest_even, toward_zero");
+  ep.satfinite = satfinite;
+  const Format out = format_named(out_format);
+  GemmOptions opt;
+  opt.k_order = k_order;
+  opt.split_k = split_k;
+  opt.threads = threads;  // 0: every core
+  if (!schedule_json.empty()) opt.schedule = parse_schedule(schedule_json);
+  std::vector<std::uint32_t> d(std::size_t(std::max(m, 0)) * std::size_t(std::max(n, 0)));
+  const AnyView va = bits_view(av, nullptr, m, k, in.a_type), vb = bits_view(bv, nullptr, k, n, in.b_type);
+  const AnyView vd = bits_view(d, &d, m, n, out);
+  const AnyView vc = bits_view(cv, nullptr, m, n, c ? format_named(c_format) : Format::fp32);
+  {
+    nb::gil_scoped_release unlocked;
+    detail::gemm_epilogue_views(model, in, va, vb, c ? &vc : nullptr, vd, ep, opt, Conversion{});
+  }
+  return storage_array(std::move(d), out, {static_cast<std::size_t>(m), static_cast<std::size_t>(n)});
+}
+
+// The C++ kernel match (kernel_match.hpp) as a dict: the instruction, the options, the text.
+nb::dict match_kernel_dict(int sm, const std::string& a, const std::string& b, const std::string& accumulator,
+                           const std::string& sass) {
+  const KernelMatch km = match_kernel(sm, format_named(a), format_named(b), format_named(accumulator), sass);
+  nb::dict d;
+  d["sm"] = km.sm;
+  d["instruction"] = instruction_dict(km.instruction);
+  d["k_order"] = km.options.k_order;
+  d["split_k"] = km.options.split_k;
+  d["explanation"] = km.explanation;
+  return d;
+}
+
 }  // namespace
 }  // namespace tcnum::python
 
@@ -181,6 +252,14 @@ NB_MODULE(_tcnum, m) {
   m.def("gemm", &gemm_bits, nb::arg("model"), nb::arg("instruction"), nb::arg("a"), nb::arg("b"), nb::arg("c").none(),
         nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("k_order"), nb::arg("split_k"), nb::arg("threads"),
         nb::arg("schedule_json") = "");
+  m.def("gemm_epilogue", &gemm_epilogue_bits, nb::arg("model"), nb::arg("instruction"), nb::arg("a"), nb::arg("b"),
+        nb::arg("c").none(), nb::arg("c_format"), nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("k_order"),
+        nb::arg("split_k"), nb::arg("threads"), nb::arg("schedule_json"), nb::arg("alpha"), nb::arg("beta"),
+        nb::arg("bias").none(), nb::arg("bias_kind"), nb::arg("relu"), nb::arg("fused"), nb::arg("rounding"),
+        nb::arg("satfinite"), nb::arg("out_format"),
+        "D = epilogue(A·B, C) as tcnum::gemm_with_epilogue computes it (raw bits of out_format).");
+  m.def("match_kernel", &match_kernel_dict, nb::arg("sm"), nb::arg("a"), nb::arg("b"), nb::arg("accumulator"),
+        nb::arg("sass") = "", "tcnum::match_kernel as a dict (instruction, k_order, split_k, explanation).");
   m.def("schedule_normalize", [](const std::string& text) { return schedule_to_json(parse_schedule(text)); },
         nb::arg("json"), "The schedule parsed strictly and printed back with every field (throws ValueError).");
   m.def("schedule_resolve", [](const std::string& text, const Model& model, const std::string& name, int k) {

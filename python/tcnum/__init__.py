@@ -4,8 +4,8 @@
     a = np.random.randn(64, 32).astype(ml_dtypes.bfloat16)
     b = np.random.randn(32, 48).astype(ml_dtypes.bfloat16)
     d = tcnum.gemm(a, b)                 # float32 D, as an H100 (sm_90) computes it
-    d.instruction.name                   # 'wgmma.m64n256k16.f32.bf16.bf16'
-    tcnum.testing.assert_bitexact(kernel_output, d)
+    d.instruction.name                   # 'wgmma.m64n8k16.f32.bf16.bf16'
+    tcnum.testing.assert_bitexact(kernel_output, d)  # kernel_output: your kernel's D, as a CPU array
 
 See docs/python.md.
 """
@@ -14,12 +14,12 @@ from . import libraries, testing
 from ._arrays import FORMATS, asarray, decode, encode, from_bits, to_bits
 from ._catalog import Instruction, arch_number, default_instruction, instruction, instructions, model, natural_instruction
 from ._corpus import CorpusCases, ReplayFailure, ReplayResult, read_corpus, replay
-from ._ops import GemmResult, gemm, mma, mma_element
+from ._ops import GemmResult, KernelMatch, gemm, match_kernel, mma, mma_element
 from ._schedule import Schedule
 from ._tcnum import __version__, build_info
 
 __all__ = [
-    "FORMATS", "CorpusCases", "GemmResult", "Instruction", "ReplayFailure", "ReplayResult", "arch_number", "asarray", "build_info",
+    "FORMATS", "CorpusCases", "GemmResult", "KernelMatch", "match_kernel", "Instruction", "ReplayFailure", "ReplayResult", "arch_number", "asarray", "build_info",
     "Schedule", "decode", "encode", "from_bits", "gemm", "instruction", "instructions", "mma", "mma_element", "model",
     "default_instruction", "libraries", "natural_instruction", "read_corpus", "replay", "testing", "to_bits",
 ]

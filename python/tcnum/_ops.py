@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _tcnum
-from ._arrays import FORMATS, as_bits, to_numpy, formats_of
+from ._arrays import _DTYPE_FORMATS, FORMATS, as_bits, format_name, formats_of, to_numpy
 from ._catalog import Instruction, arch_number, default_instruction, instruction, resolve_model
 from ._schedule import Schedule, as_schedule
 
@@ -50,24 +50,115 @@ def _model_sm(arch, model) -> tuple:
     return compiled, f"sm_{compiled.sm}"
 
 
-def gemm(a, b, c=None, *, instr=None, arch="sm_90", k_order=None, split_k=1, schedule=None, threads=None,
-         model=None):
-    """D = C + A·B computed bit for bit as a kernel made of one MMA instruction would.
+_EPILOGUE_OUT = ("f32", "bf16", "f16", "e4m3", "e5m2")
+_ACTIVATIONS = (None, "relu")  # what the C++ Epilogue (tcnum/core/epilogue.hpp) has
+_ROUNDINGS = ("nearest_even", "toward_zero")
 
-    a: M×K, b: K×N, c: M×N or None (zeros of D's format). Inputs are arrays of
-    ml_dtypes.bfloat16, float16, float8_e4m3fn/e5m2, float32 (tf32), or raw uint bits when
+
+def _out_format(out_dtype) -> str:
+    """The epilogue's output format from a name ("bf16") or a dtype (ml_dtypes.bfloat16)."""
+    if isinstance(out_dtype, str):
+        try:
+            name = format_name(out_dtype)
+        except ValueError:
+            name = None
+    else:
+        try:
+            dt = np.dtype(out_dtype)
+        except TypeError as e:
+            raise TypeError(f"out_dtype must be a format name or a dtype, got {out_dtype!r}") from e
+        held = _DTYPE_FORMATS.get(dt, ())
+        name = held[0] if held else None
+    if name not in _EPILOGUE_OUT:
+        raise ValueError(f"out_dtype {out_dtype!r} is not an epilogue output; valid: f32 (numpy.float32), "
+                         "bf16 (ml_dtypes.bfloat16), f16 (numpy.float16), e4m3 (ml_dtypes.float8_e4m3fn), "
+                         "e5m2 (ml_dtypes.float8_e5m2)")
+    return name
+
+
+def _scalar(x, what: str) -> float:
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{what} must be a real number, got {type(x).__name__}")
+    return float(np.float32(x))  # a kernel's float parameter: rounded once to binary32
+
+
+def _bias_values(bias, m: int, n: int):
+    """(float32 values, "per_row" | "per_column") of a bias broadcast against D (M×N) as numpy
+    broadcasts it: (N,) or (1, N) per column, (M, 1) per row."""
+    arr = to_numpy(bias, "bias")
+    if arr.dtype in _DTYPE_FORMATS:  # float32, or a narrower tensor-core format: widened exactly
+        arr = arr.astype(np.float32)
+    elif arr.dtype.kind == "f":  # float64 and wider: only where binary32 holds every value
+        f32 = arr.astype(np.float32)
+        if not np.array_equal(f32.astype(arr.dtype), arr, equal_nan=True):
+            raise TypeError(f"bias: {arr.dtype} values that float32 cannot hold exactly; the epilogue adds binary32 "
+                            "values: round them first with .astype(numpy.float32)")
+        arr = f32
+    else:
+        raise TypeError(f"bias: dtype {arr.dtype} is not a float array (the epilogue adds binary32 values)")
+    if arr.shape in ((n,), (1, n)):
+        kind = "per_column"
+    elif arr.shape == (m, 1):
+        kind = "per_row"
+    else:
+        raise ValueError(f"bias must broadcast against D (M×N = {m}×{n}) along one axis: shape ({n},) or (1, {n}) "
+                         f"adds bias[j] to column j, ({m}, 1) adds bias[i] to row i; got shape {arr.shape}")
+    return np.ascontiguousarray(arr.reshape(-1), dtype=np.float32), kind
+
+
+def _broadcast_batch(arrays: dict) -> tuple:
+    """The common leading (batch) shape of matrices (..., R, C), as numpy.matmul broadcasts it."""
+    try:
+        return np.broadcast_shapes(*(x.shape[:-2] for x in arrays.values()))
+    except ValueError as e:
+        shapes = ", ".join(f"{w} {x.shape}" for w, x in arrays.items())
+        raise ValueError(f"batch shapes do not broadcast: {shapes} (leading axes before the last two)") from e
+
+
+def gemm(a, b, c=None, *, instr=None, arch="sm_90", k_order=None, split_k=1, schedule=None, threads=None,
+         model=None, alpha=None, beta=None, bias=None, activation=None, out_dtype=None, fused=True,
+         rounding="nearest_even", satfinite=True):
+    """D = C + A·B computed bit for bit as a kernel made of one MMA instruction would, then,
+    optionally, the epilogue of tcnum::gemm_with_epilogue (tcnum/core/epilogue.hpp).
+
+    a: M×K, b: K×N, c: M×N or None (zeros of D's format), or with leading batch axes
+    (..., M, K), (..., K, N), (..., M, N) that broadcast as in numpy.matmul. Inputs are arrays
+    of ml_dtypes.bfloat16, float16, float8_e4m3fn/e5m2, float32 (tf32), or raw uint bits when
     instr is given. instr=None picks tcnum's default instruction for the dtypes on arch (see
     tcnum.default_instruction): D is f32 unless c is float16. k_order: the order of the
     K/k k-steps (None = ascending); split_k: split-K slices summed in fp32; schedule: the whole
     schedule (a tcnum.Schedule, a dict or JSON: uneven slices, k-tiles with the partial tile
     first, FP8 promotion, reduction trees, C after the reduction, tf32 operands rounded to
     nearest even; docs/libraries.md), instead of k_order/split_k; threads: None = all cores.
+
+    The epilogue, per element, in binary32 (any of these options turns it on; the MMA then
+    runs from a zero C and acc is its result):
+      x = alpha·acc + bias     one fmaf (fused=False: alpha·acc rounded, then + bias rounded);
+                               without alpha, acc + bias with one rounding (cuBLAS's addmm and
+                               F.linear add the bias to the fp32 accumulator so)
+      x = beta·C + x           only with beta (and beta != 0): c is then the epilogue's source
+                               (cuBLAS's D = alpha·A·B + beta·C), of any format, read exactly
+      activation="relu"        max(x, +0); NaN stays NaN
+      D = x in out_dtype       f32, bf16, f16, e4m3, e5m2 (default: the instruction's D),
+                               rounding "nearest_even" or "toward_zero", fp8 with satfinite
+    bias: shape (N,) or (1, N) per column, (M, 1) per row (as numpy broadcasts it against D),
+    of float32 or a narrower float format (widened exactly). alpha and beta are rounded to
+    binary32 once, as a kernel's float parameters.
     Returns a GemmResult (an ndarray of D's dtype) naming the instruction used.
     """
     sched = as_schedule(schedule)
     if sched is not None and (k_order is not None or split_k != 1):
         raise ValueError("give either schedule= or k_order=/split_k=, not both (a schedule has its own)")
+    epilogue = (alpha is not None or beta is not None or bias is not None or activation is not None
+                or out_dtype is not None or fused is not True or rounding != "nearest_even" or satfinite is not True)
+    if epilogue and c is not None and beta is None:
+        raise ValueError("c enters the MMA's accumulator unless beta= is given; with an epilogue (alpha, bias, "
+                         "activation, out_dtype) the MMA runs from a zero C, as in tcnum::gemm_with_epilogue: "
+                         "give beta= to add beta·c in the epilogue (cuBLAS's D = alpha·A·B + beta·C)")
+    if beta is not None and c is None and _scalar(beta, "beta") != 0.0:
+        raise ValueError(f"beta = {beta} but no c was given (the epilogue's source C)")
     compiled, arch_name = _model_sm(arch, model)
+    mma_c = None if epilogue else c  # the MMA's C (the epilogue's source is c itself)
     if instr is not None:
         ins = instruction(instr, compiled.sm)
         a_bits, _ = as_bits(a, "a", ins.a)
@@ -76,35 +167,78 @@ def gemm(a, b, c=None, *, instr=None, arch="sm_90", k_order=None, split_k=1, sch
         a_bits, fa = as_bits(a, "a", allowed=_INPUT_FORMATS)
         b_bits, fb = as_bits(b, "b", allowed=_INPUT_FORMATS)
         fc = None
-        if c is not None:
-            c_arr = to_numpy(c, "c")
+        if mma_c is not None:
+            c_arr = to_numpy(mma_c, "c")
             held = [f for f in formats_of(c_arr, "c") if f in _ACC_FORMATS]
             if not held:
                 raise TypeError(f"c: dtype {c_arr.dtype} is not an accumulator; valid: float32 (f32), float16 (f16)")
             fc = held[0]
         ins = default_instruction(fa, fb, fc or "f32", compiled.sm, c=fc)
-    _check_matrix(a_bits, "a", "M×K")
-    _check_matrix(b_bits, "b", "K×N")
-    (m, k), (kb, n) = a_bits.shape, b_bits.shape
+    for x, what, shape_name in ((a_bits, "a", "M×K"), (b_bits, "b", "K×N")):
+        if x.ndim < 2:
+            raise ValueError(f"{what} must be a 2-D matrix ({shape_name}) or a batch of them (..., {shape_name}), "
+                             f"got shape {x.shape}")
+    (m, k), (kb, n) = a_bits.shape[-2:], b_bits.shape[-2:]
     if k != kb:
         raise ValueError(f"a is {m}×{k} but b is {kb}×{n}: a's columns must equal b's rows (K)")
-    c_bits = None  # zeros, made in C++
+    c_bits, c_format = None, ""  # None: zeros, made in C++
     if c is not None:
-        c_bits, _ = as_bits(c, "c", ins.c)
-        if c_bits.shape != (m, n):
-            raise ValueError(f"c must be M×N = {m}×{n}, got shape {c_bits.shape}")
+        if epilogue:
+            c_arr = to_numpy(c, "c")
+            held = formats_of(c_arr, "c")
+            c_format = held[0] if held else ins.c
+            if c_format not in _EPILOGUE_OUT:
+                raise TypeError(f"c: the epilogue's source holds {c_format}; valid: {', '.join(_EPILOGUE_OUT)}")
+            c_bits, _ = as_bits(c_arr, "c", c_format)
+        else:
+            c_bits, _ = as_bits(c, "c", ins.c)
+        if c_bits.ndim < 2 or c_bits.shape[-2:] != (m, n):
+            raise ValueError(f"c must be M×N = {m}×{n} (or a batch of them, ..., {m}×{n}), got shape {c_bits.shape}")
     order = [] if k_order is None else [int(s) for s in k_order]
     if not isinstance(split_k, (int, np.integer)) or isinstance(split_k, bool):
         raise TypeError(f"split_k must be an int, got {type(split_k).__name__}")
     if threads is not None and (not isinstance(threads, (int, np.integer)) or threads < 1):
         raise ValueError(f"threads must be None (all cores) or a positive int, got {threads!r}")
-    d_bits = _tcnum.gemm(compiled, ins.name, a_bits, b_bits, c_bits, m, n, k, order, int(split_k),
-                         0 if threads is None else int(threads), "" if sched is None else sched.to_json())
-    out = _values(d_bits, ins.d).view(GemmResult)
-    out.instruction, out.arch = ins, arch_name
-    out.k_order, out.split_k = (None if k_order is None else order), int(split_k)
-    out.schedule = sched
-    return out
+    operands = {"a": a_bits, "b": b_bits} if c_bits is None else {"a": a_bits, "b": b_bits, "c": c_bits}
+    batch = _broadcast_batch(operands)
+    nthreads = 0 if threads is None else int(threads)
+    sched_json = "" if sched is None else sched.to_json()
+    if epilogue:
+        if activation not in _ACTIVATIONS:
+            raise ValueError(f"activation {activation!r}; valid: None, 'relu' (the activations of the C++ Epilogue)")
+        if rounding not in _ROUNDINGS:
+            raise ValueError(f"rounding {rounding!r}; valid: 'nearest_even', 'toward_zero'")
+        if not isinstance(fused, (bool, np.bool_)) or not isinstance(satfinite, (bool, np.bool_)):
+            raise TypeError("fused and satfinite must be bools")
+        out = ins.d if out_dtype is None else _out_format(out_dtype)
+        bias_values, bias_kind = (None, "none") if bias is None else _bias_values(bias, m, n)
+        al = 1.0 if alpha is None else _scalar(alpha, "alpha")
+        be = 0.0 if beta is None else _scalar(beta, "beta")
+
+        def one(ab, bb, cb):
+            return _tcnum.gemm_epilogue(compiled, ins.name, ab, bb, cb, c_format, m, n, k, order, int(split_k),
+                                        nthreads, sched_json, al, be, bias_values, bias_kind, activation == "relu",
+                                        bool(fused), rounding, bool(satfinite), out)
+    else:
+        out = ins.d
+
+        def one(ab, bb, cb):
+            return _tcnum.gemm(compiled, ins.name, ab, bb, cb, m, n, k, order, int(split_k), nthreads, sched_json)
+    if not batch and a_bits.ndim == 2 and b_bits.ndim == 2 and (c_bits is None or c_bits.ndim == 2):
+        d_bits = one(a_bits, b_bits, c_bits)
+    else:
+        d_bits = np.empty(batch + (m, n), dtype=FORMATS[out][0])
+        a_all = np.broadcast_to(a_bits, batch + (m, k))
+        b_all = np.broadcast_to(b_bits, batch + (k, n))
+        c_all = None if c_bits is None else np.broadcast_to(c_bits, batch + (m, n))
+        for idx in np.ndindex(*batch):
+            d_bits[idx] = one(np.ascontiguousarray(a_all[idx]), np.ascontiguousarray(b_all[idx]),
+                              None if c_all is None else np.ascontiguousarray(c_all[idx]))
+    result = _values(d_bits, out).view(GemmResult)
+    result.instruction, result.arch = ins, arch_name
+    result.k_order, result.split_k = (None if k_order is None else order), int(split_k)
+    result.schedule = sched
+    return result
 
 
 def mma(instr, a, b, c=None, *, arch="sm_90", model=None) -> np.ndarray:
@@ -149,3 +283,55 @@ def mma_element(instr, a, b, c=None, *, arch="sm_90", model=None) -> np.ndarray:
                          f"got a {a_bits.shape}, b {b_bits.shape}, c {c_bits.shape}")
     d_bits = _tcnum.mma_elements(compiled, ins.name, a_bits, b_bits, c_bits)
     return _values(d_bits.reshape(batch), ins.d)
+
+
+def _format_of(x, what: str) -> str:
+    """A format from a name ("bf16"), a dtype or an array of that dtype."""
+    if isinstance(x, str):
+        return format_name(x)
+    try:
+        dt = np.dtype(x) if isinstance(x, (type, np.dtype)) or not hasattr(x, "dtype") else np.dtype(x.dtype)
+    except TypeError as e:
+        raise TypeError(f"{what} must be a format name, a dtype or an array, got {x!r}") from e
+    held = _DTYPE_FORMATS.get(dt, ())
+    if not held:
+        raise TypeError(f"{what}: dtype {dt} is not a tensor-core format; valid: {', '.join(FORMATS)}")
+    return held[0]
+
+
+class KernelMatch:
+    """The oracle of a kernel (tcnum::match_kernel, kernel_match.hpp): the instruction, the
+    k-order and split-K of a straightforward kernel (ascending k-steps, no split-K; change them
+    to match yours) and why. .gemm(a, b, ...) is tcnum.gemm with them (epilogue options too)."""
+
+    def __init__(self, d: dict):
+        self.arch = f"sm_{d['sm']}"
+        self.instruction = Instruction(**d["instruction"])
+        self.k_order = list(d["k_order"]) or None
+        self.split_k = int(d["split_k"])
+        self.explanation = d["explanation"]
+
+    def gemm(self, a, b, c=None, **options):
+        for key in ("instr", "arch", "model"):
+            if key in options:
+                raise TypeError(f"KernelMatch.gemm takes no {key}= (the match has its own)")
+        options.setdefault("k_order", self.k_order)
+        options.setdefault("split_k", self.split_k)
+        return gemm(a, b, c, instr=self.instruction.name, arch=self.arch, **options)
+
+    def __repr__(self) -> str:
+        return f"KernelMatch({self.arch}, {self.instruction.name}, k_order={self.k_order}, split_k={self.split_k})"
+
+
+def match_kernel(sass: str = "", *, a, b=None, accumulator="f32", arch="sm_90") -> KernelMatch:
+    """tcnum::match_kernel: the catalog instruction for a kernel from the architecture, the
+    operand formats (names, dtypes or arrays; b defaults to a) and the accumulator (f32 or
+    f16), and optionally the MMA mnemonic of its SASS ("HGMMA.64x128x16.F32.BF16", or a whole
+    line of cuobjdump -sass). Without sass, tcnum's default instruction. ValueError when the
+    mnemonic cannot be read, contradicts the formats or the architecture lacks it."""
+    if not isinstance(sass, str):
+        raise TypeError(f"sass must be a str (an MMA mnemonic such as 'HGMMA.64x128x16.F32.BF16'), got {sass!r}")
+    fa = _format_of(a, "a")
+    fb = fa if b is None else _format_of(b, "b")
+    facc = _format_of(accumulator, "accumulator")
+    return KernelMatch(_tcnum.match_kernel(arch_number(arch), fa, fb, facc, sass))

@@ -53,6 +53,16 @@ def mma_tiles(model: Model, instruction: str, a: Annotated[NDArray, dict(order='
 
 def gemm(model: Model, instruction: str, a: Annotated[NDArray, dict(order='C', device='cpu', writable=False)], b: Annotated[NDArray, dict(order='C', device='cpu', writable=False)], c: Annotated[NDArray, dict(order='C', device='cpu', writable=False)] | None, m: int, n: int, k: int, k_order: Sequence[int], split_k: int, threads: int, schedule_json: str = '') -> NDArray: ...
 
+def gemm_epilogue(model: Model, instruction: str, a: Annotated[NDArray, dict(order='C', device='cpu', writable=False)], b: Annotated[NDArray, dict(order='C', device='cpu', writable=False)], c: Annotated[NDArray, dict(order='C', device='cpu', writable=False)] | None, c_format: str, m: int, n: int, k: int, k_order: Sequence[int], split_k: int, threads: int, schedule_json: str, alpha: float, beta: float, bias: Annotated[NDArray[numpy.float32], dict(order='C', device='cpu', writable=False)] | None, bias_kind: str, relu: bool, fused: bool, rounding: str, satfinite: bool, out_format: str) -> NDArray:
+    """
+    D = epilogue(A·B, C) as tcnum::gemm_with_epilogue computes it (raw bits of out_format).
+    """
+
+def match_kernel(sm: int, a: str, b: str, accumulator: str, sass: str = '') -> dict:
+    """
+    tcnum::match_kernel as a dict (instruction, k_order, split_k, explanation).
+    """
+
 def schedule_normalize(json: str) -> str:
     """
     The schedule parsed strictly and printed back with every field (throws ValueError).

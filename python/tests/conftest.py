@@ -2,6 +2,10 @@ import pathlib
 
 import pytest
 
+import tcnum.pytest_plugin
+
+pytest_plugins = ["pytester"]  # test_strategies.py runs the plugin in a pytest of its own
+
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
 
@@ -10,3 +14,11 @@ def corpus_files():
     files = sorted((REPO / "corpora").glob("**/*.tcc.gz")) + sorted((REPO / "corpora").glob("**/*.tcc"))
     assert files, f"no corpus files under {REPO / 'corpora'}"
     return files
+
+
+def pytest_configure(config):
+    # The suite uses tcnum's own pytest plugin (fixtures tcnum_arch, tcnum_rng, assert_bitexact).
+    # An installed tcnum registers it through its pytest11 entry point; a build tree on
+    # PYTHONPATH has no entry point, so it is registered here (once either way).
+    if not config.pluginmanager.is_registered(tcnum.pytest_plugin):
+        config.pluginmanager.register(tcnum.pytest_plugin, "tcnum")

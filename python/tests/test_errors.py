@@ -35,9 +35,9 @@ def test_raw_bits_need_a_format_of_the_right_width():
 def test_shapes():
     with pytest.raises(ValueError, match=r"a is 3×5 but b is 4×2"):
         tcnum.gemm(bf((3, 5)), bf((4, 2)))
-    with pytest.raises(ValueError, match=r"a must be a 2-D matrix \(M×K\), got shape \(3,\)"):
+    with pytest.raises(ValueError, match=r"a must be a 2-D matrix \(M×K\) or a batch of them \(\.\.\., M×K\), got shape \(3,\)"):
         tcnum.gemm(bf((3,)), bf((3, 2)))
-    with pytest.raises(ValueError, match=r"c must be M×N = 3×2, got shape \(2, 3\)"):
+    with pytest.raises(ValueError, match=r"c must be M×N = 3×2 \(or a batch of them, \.\.\., 3×2\), got shape \(2, 3\)"):
         tcnum.gemm(bf((3, 4)), bf((4, 2)), np.zeros((2, 3), np.float32))
     with pytest.raises(ValueError, match=r"takes a \(\.\.\., 16, 16\), b \(\.\.\., 16, 8\)"):
         tcnum.mma("mma.m16n8k16.f32.bf16.bf16.f32", bf((16, 8)), bf((8, 8)))

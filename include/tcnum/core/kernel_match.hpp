@@ -39,8 +39,10 @@ struct KernelMatch {
 // token holding "MMA" is read). Without it, tcnum's default instruction for the types
 // (default_instruction, instruction.hpp: the architecture's own family, i.e. mma.sync before
 // sm_90, wgmma on sm_90a, tcgen05.mma on sm_100; the largest K). Throws std::invalid_argument
-// when the mnemonic cannot be read or contradicts the types, or the architecture has no such
-// instruction (UnknownInstruction for a mnemonic's instruction it lacks).
+// when `sm` is not an architecture with a built-in model (one of known_archs(), checked
+// first), when the mnemonic cannot be read or contradicts the types, or
+// the architecture has no such instruction (UnknownInstruction for a mnemonic's instruction it
+// lacks).
 KernelMatch match_kernel(int sm, Format a, Format b, Format accumulator, std::string_view sass = {});
 
 // The oracle of a matched kernel: gemm / gemm_with_epilogue (gemm_views.hpp, epilogue.hpp)
@@ -58,6 +60,12 @@ template <class TA, class TB, class TC, class TD>
 void gemm_with_epilogue(const KernelMatch& km, MatrixView<TA> a, MatrixView<TB> b, MatrixView<TC> c, MatrixView<TD> d,
                         const Epilogue& ep, const Conversion& conv = {}) {
   gemm_with_epilogue(km.model(), km.instruction, a, b, c, d, ep, km.options, conv);
+}
+// The same without a source C (ep.beta must be 0).
+template <class TA, class TB, class TD>
+void gemm_with_epilogue(const KernelMatch& km, MatrixView<TA> a, MatrixView<TB> b, MatrixView<TD> d, const Epilogue& ep,
+                        const Conversion& conv = {}) {
+  gemm_with_epilogue(km.model(), km.instruction, a, b, d, ep, km.options, conv);
 }
 
 }  // namespace tcnum

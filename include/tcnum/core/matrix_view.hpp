@@ -187,6 +187,18 @@ MatrixView<const T> row_major(Format format, const std::vector<T>& v, int rows, 
   detail::check_extent(rows, cols, view.ld, view.layout, v.size());
   return view;
 }
+template <ViewElement T>
+MatrixView<T> col_major(Format format, std::vector<T>& v, int rows, int cols, std::ptrdiff_t ld = 0) {
+  auto view = col_major(format, v.data(), rows, cols, ld);
+  detail::check_extent(rows, cols, view.ld, view.layout, v.size());
+  return view;
+}
+template <ViewElement T>
+MatrixView<const T> col_major(Format format, const std::vector<T>& v, int rows, int cols, std::ptrdiff_t ld = 0) {
+  auto view = col_major(format, v.data(), rows, cols, ld);
+  detail::check_extent(rows, cols, view.ld, view.layout, v.size());
+  return view;
+}
 
 // A view with its element type erased: what the library's compiled code works on.
 struct AnyView {
