@@ -342,7 +342,7 @@ FeatureReport recipe_order(Ctx& ctx, bool full) {
   for (std::size_t t = 0; t < op.addend_idx; ++t)
     if (op.pos[t].first >= 0 && n[t] != K - 2) all_survive = false;
   const auto [addend, addend_reading] = read_addend(P, op, out);
-  const std::optional<Structure> st = matches.empty() ? std::nullopt : std::optional<Structure>(matches.front());
+  const Structure* st = matches.empty() ? nullptr : &matches.front();  // (an optional's copy: a GCC 12 false warning)
   if (op.c_row && st && addend) check_c_row(K, op, n, *st, *addend, r);
 
   show_order_rows(ctx, op, out, n, terms->es, addend_reading, r);

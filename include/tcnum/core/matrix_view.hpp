@@ -151,53 +151,44 @@ MatrixView<T> col_major(Format format, T* data, int rows, int cols, std::ptrdiff
 }
 
 // Views of a std::vector: also checks that the vector holds every element the view reaches.
+namespace detail {
+template <class View>
+View within(View view, int rows, int cols, std::size_t available) {
+  check_extent(rows, cols, view.ld, view.layout, available);
+  return view;
+}
+}  // namespace detail
 template <ViewElement T>
 MatrixView<T> row_major(std::vector<T>& v, int rows, int cols, std::ptrdiff_t ld = 0) {
-  auto view = row_major(v.data(), rows, cols, ld);
-  detail::check_extent(rows, cols, view.ld, view.layout, v.size());
-  return view;
+  return detail::within(row_major(v.data(), rows, cols, ld), rows, cols, v.size());
 }
 template <ViewElement T>
 MatrixView<const T> row_major(const std::vector<T>& v, int rows, int cols, std::ptrdiff_t ld = 0) {
-  auto view = row_major(v.data(), rows, cols, ld);
-  detail::check_extent(rows, cols, view.ld, view.layout, v.size());
-  return view;
+  return detail::within(row_major(v.data(), rows, cols, ld), rows, cols, v.size());
 }
 template <ViewElement T>
 MatrixView<T> col_major(std::vector<T>& v, int rows, int cols, std::ptrdiff_t ld = 0) {
-  auto view = col_major(v.data(), rows, cols, ld);
-  detail::check_extent(rows, cols, view.ld, view.layout, v.size());
-  return view;
+  return detail::within(col_major(v.data(), rows, cols, ld), rows, cols, v.size());
 }
 template <ViewElement T>
 MatrixView<const T> col_major(const std::vector<T>& v, int rows, int cols, std::ptrdiff_t ld = 0) {
-  auto view = col_major(v.data(), rows, cols, ld);
-  detail::check_extent(rows, cols, view.ld, view.layout, v.size());
-  return view;
+  return detail::within(col_major(v.data(), rows, cols, ld), rows, cols, v.size());
 }
 template <ViewElement T>
 MatrixView<T> row_major(Format format, std::vector<T>& v, int rows, int cols, std::ptrdiff_t ld = 0) {
-  auto view = row_major(format, v.data(), rows, cols, ld);
-  detail::check_extent(rows, cols, view.ld, view.layout, v.size());
-  return view;
+  return detail::within(row_major(format, v.data(), rows, cols, ld), rows, cols, v.size());
 }
 template <ViewElement T>
 MatrixView<const T> row_major(Format format, const std::vector<T>& v, int rows, int cols, std::ptrdiff_t ld = 0) {
-  auto view = row_major(format, v.data(), rows, cols, ld);
-  detail::check_extent(rows, cols, view.ld, view.layout, v.size());
-  return view;
+  return detail::within(row_major(format, v.data(), rows, cols, ld), rows, cols, v.size());
 }
 template <ViewElement T>
 MatrixView<T> col_major(Format format, std::vector<T>& v, int rows, int cols, std::ptrdiff_t ld = 0) {
-  auto view = col_major(format, v.data(), rows, cols, ld);
-  detail::check_extent(rows, cols, view.ld, view.layout, v.size());
-  return view;
+  return detail::within(col_major(format, v.data(), rows, cols, ld), rows, cols, v.size());
 }
 template <ViewElement T>
 MatrixView<const T> col_major(Format format, const std::vector<T>& v, int rows, int cols, std::ptrdiff_t ld = 0) {
-  auto view = col_major(format, v.data(), rows, cols, ld);
-  detail::check_extent(rows, cols, view.ld, view.layout, v.size());
-  return view;
+  return detail::within(col_major(format, v.data(), rows, cols, ld), rows, cols, v.size());
 }
 
 // A view with its element type erased: what the library's compiled code works on.
