@@ -19,13 +19,36 @@
 
 #include "tcnum/core/dot.hpp"
 #include "tcnum/core/gemm.hpp"
-#include "tcnum/reference/generators.hpp"
-#include "tcnum/characterize/features.hpp"
+#include "tcnum/core/model.hpp"
 #include "tcnum/core/plan.hpp"
+#include "tcnum/fuzz/generators.hpp"
 #include "test_support.hpp"
 
 namespace tcnum {
 namespace {
+
+using fuzz::distribution_names;
+
+// The generators every build has (MPFR-free: include/tcnum/fuzz/generators.hpp), as cases; `model`
+// is the model under test (the boundary distribution builds its cases from it).
+std::vector<Case> generate(const Instruction& in, const DatapathParams& model, std::string_view dist,
+                           std::size_t count, std::uint64_t seed) {
+  const auto K = static_cast<std::size_t>(in.k);
+  std::vector<std::uint32_t> a(count * K), b(count * K), c(count);
+  fuzz::generate(in, model, dist, seed, count, a.data(), b.data(), c.data());
+  std::vector<Case> cases(count);
+  for (std::size_t t = 0; t < count; ++t) {
+    cases[t].a.assign(a.begin() + static_cast<std::ptrdiff_t>(t * K), a.begin() + static_cast<std::ptrdiff_t>((t + 1) * K));
+    cases[t].b.assign(b.begin() + static_cast<std::ptrdiff_t>(t * K), b.begin() + static_cast<std::ptrdiff_t>((t + 1) * K));
+    cases[t].c = c[t];
+  }
+  return cases;
+}
+
+// A plan's parameters as the model JSON of one rule (logged when a property fails).
+std::string params_json(const DatapathParams& p, int sm) {
+  return model_to_json(Model{"logged", sm, "", {ModelRule{std::nullopt, std::nullopt, std::nullopt, p, "test", false, {}}}});
+}
 
 // Instructions that differ only in M and N compute the same elements: one of each kind.
 std::vector<Instruction> distinct_instructions(int sm) {
@@ -45,7 +68,7 @@ TEST(FastPath, EqualsReferenceOnEveryInstructionAndDistribution) {
       const MmaPlan plan = compile_plan(model, in);
       fast_plans += plan.fast;
       for (const std::string& dist : distribution_names()) {
-        const auto cases = generate(in, dist, 96, 0x5eed + static_cast<std::uint64_t>(sm));
+        const auto cases = generate(in, plan.params, dist, 96, 0x5eed + static_cast<std::uint64_t>(sm));
         std::vector<std::uint32_t> a, b, c, d(cases.size());
         for (const auto& g : cases) {
           a.insert(a.end(), g.a.begin(), g.a.end());
@@ -95,7 +118,7 @@ TEST(FastPath, NormalInputsStayOnTheFastKernel) {
     const char* name = named.name;
     const Instruction in = find_instruction(name, named.sm);
     const MmaPlan plan = compile_plan(builtin_model(named.sm), in);
-    const auto cases = generate(in, "normal", 256, 7);
+    const auto cases = generate(in, plan.params, "normal", 256, 7);
     std::size_t slow = 0, slow_elements = 0;
     for (const auto& g : cases) {
       std::uint32_t d = 0;
@@ -126,7 +149,7 @@ TEST(FastPath, EverySingleElementOperandPairEqualsReference) {
     const Instruction in = find_instruction(cs.name, cs.sm);
     const MmaPlan plan = compile_plan(builtin_model(cs.sm), in);
     ASSERT_TRUE(plan.fast) << cs.name;
-    const auto cases = generate(in, "normal", 64, 11);
+    const auto cases = generate(in, plan.params, "normal", 64, 11);
     const unsigned shift = in.a_type == Format::bf16 ? 8 : 0;
     const auto k = static_cast<unsigned>(in.k);
     // Patterns per operand: 256 (fp8; bf16's high byte), 64 (FP6), 16 (FP4).
@@ -238,7 +261,7 @@ void check_hard_batch(const MmaPlan& plan, std::size_t count) {
   }
   mma_batch(plan, d.size(), a.data(), b.data(), c.data(), d.data());
   const auto k = static_cast<std::size_t>(in.k);
-  RC_LOG() << in.name << ": " << features::params_text(plan.params) << (plan.fast ? " (fast)" : " (reference only)") << "\n";
+  RC_LOG() << in.name << ": " << params_json(plan.params, 0) << (plan.fast ? " (fast)" : " (reference only)") << "\n";
   for (std::size_t t = 0; t < d.size(); ++t) {
     const std::span<const std::uint32_t> at{a.data() + t * k, k}, bt{b.data() + t * k, k};
     const std::uint32_t want = mma_element_reference(plan.params, in, at, bt, c[t]);
@@ -289,12 +312,13 @@ RC_GTEST_PROP(FastPath, GemmEqualsReferenceGemm, ()) {
   const auto seed = *rc::gen::arbitrary<std::uint32_t>();
   // Elements drawn from the distribution's cases: each case supplies a row of A, a column of B
   // and a C.
-  const auto cases = generate(in, dist, static_cast<std::size_t>(m * n * steps + m + n), seed);
+  const auto cases = generate(in, builtin_model(sm).params_for(in), dist, static_cast<std::size_t>(m * n * steps + m + n), seed);
   std::vector<std::uint32_t> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(k * n)),
       c(static_cast<std::size_t>(m * n));
   std::size_t next = 0;
-  for (auto& x : a) x = cases[next++ % cases.size()].a[next % static_cast<std::size_t>(in.k)];
-  for (auto& x : b) x = cases[next++ % cases.size()].b[next % static_cast<std::size_t>(in.k)];
+  const auto K = static_cast<std::size_t>(in.k);
+  for (auto& x : a) x = cases[next % cases.size()].a[(next + 1) % K], ++next;
+  for (auto& x : b) x = cases[next % cases.size()].b[(next + 1) % K], ++next;
   for (auto& x : c) x = cases[next++ % cases.size()].c;
   GemmOptions opt;
   const int real_steps = (k + in.k - 1) / in.k;
