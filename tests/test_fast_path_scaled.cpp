@@ -15,7 +15,7 @@
 
 #include "tcnum/core/gemm.hpp"
 #include "tcnum/core/plan.hpp"
-#include "tcnum/reference/generators.hpp"
+#include "tcnum/fuzz/generators.hpp"
 #include "test_support.hpp"
 
 namespace tcnum {
@@ -65,27 +65,34 @@ struct ScaledGemm {
   BlockScales scales;
 };
 
-// Operands of an m×n×k GEMM drawn from `dist`'s cases: element (i, kk) of A from case i's row,
-// (kk, j) of B from case j's column, each scale from its row's or column's case through pick_scale.
-ScaledGemm draw_gemm(const Instruction& in, const std::string& dist, int m, int n, int steps, std::uint64_t seed) {
+// Operands of an m×n×k GEMM drawn from `dist`'s cases (the MPFR-free generators every build has,
+// tcnum/fuzz/generators.hpp; `model` is the model under test, which `boundary` reads): element
+// (i, kk) of A from case i's row, (kk, j) of B from case j's column; each scale near 1 or, through
+// pick_scale, any pattern, an extreme or NaN.
+ScaledGemm draw_gemm(const Instruction& in, const DatapathParams& model, const std::string& dist, int m, int n, int steps,
+                     std::uint64_t seed) {
   ScaledGemm g;
   g.m = m, g.n = n, g.k = steps * in.k;
   const auto rows = static_cast<std::size_t>(m), cols = static_cast<std::size_t>(n), K = static_cast<std::size_t>(g.k);
-  const std::size_t ik = static_cast<std::size_t>(in.k), per_step = static_cast<std::size_t>(in.scales_per_row());
-  const auto cases = generate(in, dist, (rows + cols) * static_cast<std::size_t>(steps), seed);
-  auto case_of = [&](std::size_t who, std::size_t kk) -> const Case& { return cases[who * static_cast<std::size_t>(steps) + kk / ik]; };
+  const std::size_t ik = static_cast<std::size_t>(in.k), count = (rows + cols) * static_cast<std::size_t>(steps);
+  std::vector<std::uint32_t> ca(count * ik), cb(count * ik), cc(count);
+  Instruction unscaled = in;  // the generators draw elements; the scales come below
+  unscaled.scale_block = 0;
+  fuzz::generate(unscaled, model, dist, seed, count, ca.data(), cb.data(), cc.data());
+  // Case t's row of A starts at ca[t·ik]; case of (who, kk): who's cases are steps in a row.
+  auto at = [&](const std::vector<std::uint32_t>& v, std::size_t who, std::size_t kk) {
+    return v[(who * static_cast<std::size_t>(steps) + kk / ik) * ik + kk % ik];
+  };
   for (std::size_t i = 0; i < rows; ++i)
-    for (std::size_t kk = 0; kk < K; ++kk) g.a.push_back(case_of(i, kk).a[kk % ik]);
+    for (std::size_t kk = 0; kk < K; ++kk) g.a.push_back(at(ca, i, kk));
   for (std::size_t kk = 0; kk < K; ++kk)
-    for (std::size_t j = 0; j < cols; ++j) g.b.push_back(case_of(rows + j, kk).b[kk % ik]);
-  for (std::size_t t = 0; t < rows * cols; ++t) g.c.push_back(case_of(t % rows, 0).c);
+    for (std::size_t j = 0; j < cols; ++j) g.b.push_back(at(cb, rows + j, kk));
+  for (std::size_t t = 0; t < rows * cols; ++t) g.c.push_back(cc[(t % rows) * static_cast<std::size_t>(steps)]);
   const std::size_t KS = K / static_cast<std::size_t>(in.scale_block);
-  for (std::size_t i = 0; i < rows; ++i)
-    for (std::size_t s = 0; s < KS; ++s)
-      g.scales.a.push_back(pick_scale(in.scale_type, case_of(i, s * in.scale_block).scale_a[s % per_step]));
-  for (std::size_t s = 0; s < KS; ++s)
-    for (std::size_t j = 0; j < cols; ++j)
-      g.scales.b.push_back(pick_scale(in.scale_type, case_of(rows + j, s * in.scale_block).scale_b[s % per_step]));
+  for (std::size_t t = 0; t < (rows + cols) * KS; ++t) {
+    const std::uint32_t scale = pick_scale(in.scale_type, near_unit_scale(in.scale_type));
+    (t < rows * KS ? g.scales.a : g.scales.b).push_back(scale);
+  }
   return g;
 }
 
@@ -102,10 +109,10 @@ GemmOptions pick_options(int steps) {
 
 RC_GTEST_PROP(FastPathScaled, GemmEqualsReferenceGemm, ()) {
   const auto [sm, in] = pick_scaled_instruction();
-  const auto dists = distribution_names();
+  const auto dists = fuzz::distribution_names();
   const std::string dist = *rc::gen::elementOf(dists);
   const int steps = *rc::gen::inRange(1, 5);
-  const ScaledGemm g = draw_gemm(in, dist, *rc::gen::inRange(1, 20), *rc::gen::inRange(1, 40), steps,
+  const ScaledGemm g = draw_gemm(in, builtin_model(sm).params_for(in), dist, *rc::gen::inRange(1, 20), *rc::gen::inRange(1, 40), steps,
                                  *rc::gen::arbitrary<std::uint32_t>());
   GemmOptions opt = pick_options(steps);
   const Model& model = builtin_model(sm);
@@ -133,9 +140,9 @@ RC_GTEST_PROP(FastPathScaled, PerturbedScaleRulesEqualReferenceGemm, ()) {
   } catch (const std::invalid_argument&) {
     RC_DISCARD("no plan: the scale group does not divide the block");
   }
-  const auto dists = distribution_names();
+  const auto dists = fuzz::distribution_names();
   const int steps = *rc::gen::inRange(1, 4);
-  const ScaledGemm g = draw_gemm(in, *rc::gen::elementOf(dists), *rc::gen::inRange(1, 12), *rc::gen::inRange(1, 24),
+  const ScaledGemm g = draw_gemm(in, p, *rc::gen::elementOf(dists), *rc::gen::inRange(1, 12), *rc::gen::inRange(1, 24),
                                  steps, *rc::gen::arbitrary<std::uint32_t>());
   GemmOptions opt = pick_options(steps);
   const auto fast = gemm(model, in, g.m, g.n, g.k, g.a, g.b, g.c, g.scales, opt);
