@@ -228,7 +228,7 @@ int check_reference_call(const DatapathParams& p, const Instruction& in, std::sp
   if (group < 1 || (in.block_scaled() && in.scale_block % group != 0))
     throw std::invalid_argument(in.name + ": scale_group must divide the scale block");
   if (group > 64) throw std::invalid_argument(in.name + ": scale_group above 64");
-  if (group > 1) detail::check_scaled_group_range(in, group);
+  detail::check_scaled_group_range(in, group);
   if (p.frac_bits < 0 || p.frac_bits > detail::WideAccumulator::kMaxShift)
     throw std::invalid_argument("model frac_bits out of range");
   if (p.k_passes < 1 || p.pass_interleave < 1 || k % (p.k_passes * p.pass_interleave) != 0)

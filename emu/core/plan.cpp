@@ -59,10 +59,10 @@ std::string fast_inputs(const MmaPlan& plan) {
 std::string prove_group_bounds(MmaPlan& plan, int block) {
   const Instruction& in = plan.instruction;
   const int F = plan.params.frac_bits, group = plan.params.scale_group, fs = spec(in.scale_type).frac_bits;
-  auto unit = [](Format f) { return spec(f).emin() - spec(f).frac_bits; };  // exponent of the smallest subnormal
   const double group_sum = detail::scaled_group_bound(plan.a_seen, plan.b_seen, in.scale_type, group);
   if (group_sum >= std::ldexp(1.0, 24)) return "a scaled group's sum could exceed float's exact integers";
-  plan.group_shift = F + unit(plan.a_seen) + unit(plan.b_seen) - 2 * fs;
+  plan.group_shift = F + detail::smallest_subnormal_exponent(plan.a_seen) +
+                     detail::smallest_subnormal_exponent(plan.b_seen) - 2 * fs;
   if (plan.group_shift > 62) return "a scaled group's aligned term could exceed 63 bits";
   const double terms = (block / group) * std::ldexp(group_sum, std::max(plan.group_shift, 0)) + std::ldexp(1.0, F + 1);
   if (terms >= std::ldexp(1.0, 53)) return "a block's aligned group terms could exceed 53 bits";

@@ -13,9 +13,13 @@
 
 namespace tcnum::detail {
 
+// The exponent of f's smallest subnormal: the unit of its values as fixed-point integers.
+inline int smallest_subnormal_exponent(Format f) { return spec(f).emin() - spec(f).frac_bits; }
+
 inline double scaled_group_bound(Format a, Format b, Format scale, int group) {
-  auto unit = [](Format f) { return spec(f).emin() - spec(f).frac_bits; };  // the smallest subnormal's exponent
-  auto largest_fixed = [&](Format f) { return std::ldexp(to_double(f, max_finite_bits(f, false)), -unit(f)); };
+  auto largest_fixed = [](Format f) {
+    return std::ldexp(to_double(f, max_finite_bits(f, false)), -smallest_subnormal_exponent(f));
+  };
   const double scale_sig = std::ldexp(1.0, spec(scale).frac_bits + 1) - 1;
   return group * largest_fixed(a) * largest_fixed(b) * scale_sig * scale_sig;
 }

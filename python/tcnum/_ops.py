@@ -57,18 +57,15 @@ _ROUNDINGS = ("nearest_even", "toward_zero")
 
 def _out_format(out_dtype) -> str:
     """The epilogue's output format from a name ("bf16") or a dtype (ml_dtypes.bfloat16)."""
-    if isinstance(out_dtype, str):
+    if not isinstance(out_dtype, str):
         try:
-            name = format_name(out_dtype)
-        except ValueError:
-            name = None
-    else:
-        try:
-            dt = np.dtype(out_dtype)
+            np.dtype(out_dtype)
         except TypeError as e:
             raise TypeError(f"out_dtype must be a format name or a dtype, got {out_dtype!r}") from e
-        held = _DTYPE_FORMATS.get(dt, ())
-        name = held[0] if held else None
+    try:
+        name = _format_of(out_dtype, "out_dtype")
+    except (TypeError, ValueError):  # a name or dtype of no tcnum format
+        name = None
     if name not in _EPILOGUE_OUT:
         raise ValueError(f"out_dtype {out_dtype!r} is not an epilogue output; valid: f32 (numpy.float32), "
                          "bf16 (ml_dtypes.bfloat16), f16 (numpy.float16), e4m3 (ml_dtypes.float8_e4m3fn), "
@@ -113,6 +110,35 @@ def _broadcast_batch(arrays: dict) -> tuple:
     except ValueError as e:
         shapes = ", ".join(f"{w} {x.shape}" for w, x in arrays.items())
         raise ValueError(f"batch shapes do not broadcast: {shapes} (leading axes before the last two)") from e
+
+
+def _epilogue_arguments(c_format, alpha, beta, bias, activation, fused, rounding, satfinite, out, m, n) -> tuple:
+    """The epilogue's options, checked, as _tcnum.gemm_epilogue takes them after the schedule."""
+    if activation not in _ACTIVATIONS:
+        raise ValueError(f"activation {activation!r}; valid: None, 'relu' (the activations of the C++ Epilogue)")
+    if rounding not in _ROUNDINGS:
+        raise ValueError(f"rounding {rounding!r}; valid: 'nearest_even', 'toward_zero'")
+    if not isinstance(fused, (bool, np.bool_)) or not isinstance(satfinite, (bool, np.bool_)):
+        raise TypeError("fused and satfinite must be bools")
+    bias_values, bias_kind = (None, "none") if bias is None else _bias_values(bias, m, n)
+    al = 1.0 if alpha is None else _scalar(alpha, "alpha")
+    be = 0.0 if beta is None else _scalar(beta, "beta")
+    return (al, be, bias_values, bias_kind, activation == "relu", bool(fused), rounding, bool(satfinite), out)
+
+
+def _over_batch(one, a_bits, b_bits, c_bits, batch: tuple, d_dtype):
+    """one(a, b, c) on each matrix of the broadcast batch (one call for plain matrices)."""
+    if not batch and a_bits.ndim == 2 and b_bits.ndim == 2 and (c_bits is None or c_bits.ndim == 2):
+        return one(a_bits, b_bits, c_bits)
+    (m, k), n = a_bits.shape[-2:], b_bits.shape[-1]
+    d_bits = np.empty(batch + (m, n), dtype=d_dtype)
+    a_all = np.broadcast_to(a_bits, batch + (m, k))
+    b_all = np.broadcast_to(b_bits, batch + (k, n))
+    c_all = None if c_bits is None else np.broadcast_to(c_bits, batch + (m, n))
+    for idx in np.ndindex(*batch):
+        d_bits[idx] = one(np.ascontiguousarray(a_all[idx]), np.ascontiguousarray(b_all[idx]),
+                          None if c_all is None else np.ascontiguousarray(c_all[idx]))
+    return d_bits
 
 
 def gemm(a, b, c=None, *, instr=None, arch="sm_90", k_order=None, split_k=1, schedule=None, threads=None,
@@ -204,36 +230,18 @@ def gemm(a, b, c=None, *, instr=None, arch="sm_90", k_order=None, split_k=1, sch
     nthreads = 0 if threads is None else int(threads)
     sched_json = "" if sched is None else sched.to_json()
     if epilogue:
-        if activation not in _ACTIVATIONS:
-            raise ValueError(f"activation {activation!r}; valid: None, 'relu' (the activations of the C++ Epilogue)")
-        if rounding not in _ROUNDINGS:
-            raise ValueError(f"rounding {rounding!r}; valid: 'nearest_even', 'toward_zero'")
-        if not isinstance(fused, (bool, np.bool_)) or not isinstance(satfinite, (bool, np.bool_)):
-            raise TypeError("fused and satfinite must be bools")
         out = ins.d if out_dtype is None else _out_format(out_dtype)
-        bias_values, bias_kind = (None, "none") if bias is None else _bias_values(bias, m, n)
-        al = 1.0 if alpha is None else _scalar(alpha, "alpha")
-        be = 0.0 if beta is None else _scalar(beta, "beta")
+        tail = _epilogue_arguments(c_format, alpha, beta, bias, activation, fused, rounding, satfinite, out, m, n)
 
         def one(ab, bb, cb):
             return _tcnum.gemm_epilogue(compiled, ins.name, ab, bb, cb, c_format, m, n, k, order, int(split_k),
-                                        nthreads, sched_json, al, be, bias_values, bias_kind, activation == "relu",
-                                        bool(fused), rounding, bool(satfinite), out)
+                                        nthreads, sched_json, *tail)
     else:
         out = ins.d
 
         def one(ab, bb, cb):
             return _tcnum.gemm(compiled, ins.name, ab, bb, cb, m, n, k, order, int(split_k), nthreads, sched_json)
-    if not batch and a_bits.ndim == 2 and b_bits.ndim == 2 and (c_bits is None or c_bits.ndim == 2):
-        d_bits = one(a_bits, b_bits, c_bits)
-    else:
-        d_bits = np.empty(batch + (m, n), dtype=FORMATS[out][0])
-        a_all = np.broadcast_to(a_bits, batch + (m, k))
-        b_all = np.broadcast_to(b_bits, batch + (k, n))
-        c_all = None if c_bits is None else np.broadcast_to(c_bits, batch + (m, n))
-        for idx in np.ndindex(*batch):
-            d_bits[idx] = one(np.ascontiguousarray(a_all[idx]), np.ascontiguousarray(b_all[idx]),
-                              None if c_all is None else np.ascontiguousarray(c_all[idx]))
+    d_bits = _over_batch(one, a_bits, b_bits, c_bits, batch, FORMATS[out][0])
     result = _values(d_bits, out).view(GemmResult)
     result.instruction, result.arch = ins, arch_name
     result.k_order, result.split_k = (None if k_order is None else order), int(split_k)
