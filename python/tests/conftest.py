@@ -17,6 +17,8 @@ def corpus_files():
 
 
 def pytest_configure(config):
+    config.addinivalue_line("markers", "corpus_replay: replays every recorded library call (minutes; ctest runs "
+                            "these as python/library-replay, beside the rest of the suite)")
     # The suite uses tcnum's own pytest plugin (fixtures tcnum_arch, tcnum_rng, assert_bitexact).
     # An installed tcnum registers it through its pytest11 entry point; a build tree on
     # PYTHONPATH has no entry point, so it is registered here (once either way).

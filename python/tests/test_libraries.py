@@ -38,6 +38,7 @@ def recorded():
     return calls
 
 
+@pytest.mark.corpus_replay
 def test_every_recorded_call_with_a_plan_reproduces_every_recorded_bit(recorded):
     entries = _table_entries()
     reproduced, unexplained, failed = 0, 0, []
@@ -59,6 +60,7 @@ def test_every_recorded_call_with_a_plan_reproduces_every_recorded_bit(recorded)
     assert reproduced >= 0.95 * (reproduced + unexplained), (reproduced, unexplained)
 
 
+@pytest.mark.corpus_replay
 def test_entries_marked_rule_are_what_the_rule_gives(recorded):
     entries = _table_entries()
     for family, call in recorded:

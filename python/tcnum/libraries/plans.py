@@ -15,6 +15,14 @@ from .kernels import KernelInfo, classify, is_reduction_kernel
 from .replay import Plan
 
 
+# cuBLASLt's algo 63 (sm80_xmma TF32 split-K after a Memset, no reduction kernel: the slices'
+# partials are added inside the kernel) adds them in slice order at 3, 4, 8, 16 and 32 slices,
+# but at 6 slices by this fixed tree, then the bias: the same for every element, shape and run
+# (H100: 8 calls, each deterministic over 200 runs; revealed per element by designed pair
+# inputs, tools/libraries/capture_reduction_order.py; docs/libraries.md).
+IN_KERNEL_TREES = {6: ((((0, 3), 5), (1, 4)), 2)}
+
+
 class Unexplained(Exception):
     """A call no schedule of tcnum's language can reproduce (the reason says why)."""
 
@@ -101,6 +109,9 @@ def _schedule(info, instr, call, tile, partial, split, align, tf32, formats, c_e
     if split and split > 1:
         kw.update(split_k=split, slice_rule=rule, slice_align=align if rule == "whole_tiles" else 0,
                   partial_format=formats[0], reduction_format=formats[1], serial=formats[2] and rule == "whole_tiles")
+        tiles = -(-call["k"] // (tile or ik))
+        if rule == "interleaved_tiles" and formats[2] and split in IN_KERNEL_TREES and tiles >= split:
+            kw["reduction_tree"] = IN_KERNEL_TREES[split]
     return Schedule(**kw)
 
 
