@@ -9,12 +9,15 @@
 //   * a region of D is the sub-GEMM of its rows and columns under the region's schedule;
 //   * C after the reduction is gemm from +0 plus one fp32 addition of C;
 //   * tf32 operands rounded to nearest even are gemm on operands rounded by encode();
+//   * tile_k_order is gemm on operands whose k are permuted by hand within each tile;
 //   * the fast engine equals the reference datapath under random schedules.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
+#include <numeric>
 #include <random>
 
 #include "tcnum/core/format.hpp"
@@ -353,6 +356,31 @@ TEST(Schedule, Tf32NearestAwayIsGemmOnRoundedOperands) {
   EXPECT_NE(run(in, away), run(in, even)) << "ties away and ties to even must differ on such data";
 }
 
+TEST(Schedule, TileKOrderIsGemmOnOperandsPermutedWithinEachTile) {
+  // Triton's MMAv2 fp8-upcast layout (kWidth 4): the pairs of a 32-wide tile dealt over its two
+  // k16 instructions. By hand: slot t of tile j holds logical k 32j + order[t].
+  const Instruction in = find_instruction("mma.m16n8k16.f32.f16.f16.f32", 90);
+  const Operands x = random_operands(in, 5, 9, 96, 13, 12);
+  std::vector<int> order;
+  for (int half : {0, 2})
+    for (int p = 0; p < 8; ++p) order.insert(order.end(), {4 * p + half, 4 * p + half + 1});
+  Operands permuted = x;
+  for (int t = 0; t < x.k; ++t) {
+    const int from = t - t % 32 + order[static_cast<std::size_t>(t % 32)];
+    for (int i = 0; i < x.m; ++i) permuted.a[static_cast<std::size_t>(i * x.k + t)] = x.a[static_cast<std::size_t>(i * x.k + from)];
+    for (int j = 0; j < x.n; ++j) permuted.b[static_cast<std::size_t>(t * x.n + j)] = x.b[static_cast<std::size_t>(from * x.n + j)];
+  }
+  Schedule s, same;
+  s.tile_k = same.tile_k = 32;
+  s.tile_k_order = order;
+  EXPECT_EQ(run(in, x, with(s)), run(in, permuted, with(same)));
+  EXPECT_NE(run(in, x, with(s)), run(in, x, with(same))) << "the order must matter on wide data (alignment per k16 step)";
+  for (int t = 0; t < 32; ++t) same.tile_k_order.push_back(t);  // the identity is no order at all
+  Schedule plain;
+  plain.tile_k = 32;
+  EXPECT_EQ(run(in, x, with(same)), run(in, x, with(plain)));
+}
+
 TEST(Schedule, RoundTf32AwayDiffersFromEvenOnlyAtTies) {
   std::mt19937 rng(10);
   for (int i = 0; i < 200000; ++i) {
@@ -438,6 +466,19 @@ TEST(Schedule, ResolveRejectsInconsistentSchedules) {
   s = {};
   s.k_order = {0, 0, 1, 2, 3, 4, 5};
   rejects(s, 100, "appears twice");
+  s = {};
+  s.tile_k = 32;
+  s.tile_k_order = {1, 0};
+  rejects(s, 128, "expected one per k of a tile: tile_k = 32");
+  s.tile_k_order.resize(32);
+  std::iota(s.tile_k_order.begin(), s.tile_k_order.end(), 0);
+  s.tile_k_order[5] = 4;
+  rejects(s, 128, "4 appears twice");
+  s.tile_k_order[5] = 32;
+  rejects(s, 128, "not a k offset 0..31");
+  s.tile_k_order[5] = 5;
+  rejects(s, 100, "K to be a multiple of tile_k = 32");
+  EXPECT_EQ(resolve_schedule(s, in, 128).slices.size(), 1u);
   // Block scales are indexed by whole k-steps: slices must begin on them.
   const Instruction scaled = find_instruction("tcgen05.mma.m128n16k32.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e4m3.e4m3.ue8m0", 100);
   s = {};
@@ -475,6 +516,7 @@ TEST(ScheduleJson, RoundTripsAndRejectsHostileInput) {
   s.c_entry = CEntry::after_reduction;
   s.tf32_operands = Tf32Operands::nearest_even;
   s.note = "a test";
+  for (int t = 63; t >= 0; --t) s.tile_k_order.push_back(t);
   EXPECT_EQ(parse_schedule(schedule_to_json(s)), s);
   const Schedule p = parse_schedule(R"({"reduction_tree": [[0, 1], [2, 3]], "split_k": 4})");
   EXPECT_EQ(p.reduction_tree, (std::vector<int>{0, 1, -1, 2, 3, -1, -1}));
@@ -486,6 +528,7 @@ TEST(ScheduleJson, RoundTripsAndRejectsHostileInput) {
            {R"({"partial_tile": "middle"})", "not one of \"last\", \"first\""},
            {R"({"reduction_tree": [[0, 1, 2]]})", "pair [left, right]"},
            {R"({"slice_bounds": "0,64"})", "list of integers"},
+           {R"({"tile_k_order": [1, 0.5]})", "\"tile_k_order[]\" must be an integer, got 0.5"},
            {R"([1, 2])", "a JSON object"},
            {R"({"split_k": )", "not valid JSON"},
        }) {
@@ -531,6 +574,11 @@ RC_GTEST_PROP(Schedule, FastEqualsReferenceUnderEverySchedule, ()) {
   s.sum_format = *rc::gen::element(ReductionFormat::fp32, ReductionFormat::bf16);
   s.c_entry = *rc::gen::element(CEntry::first_slice, CEntry::first_partial, CEntry::after_reduction);
   s.tf32_operands = *rc::gen::element(Tf32Operands::truncate, Tf32Operands::nearest_even, Tf32Operands::nearest_away);
+  if (k % s.tile_k == 0 && *rc::gen::arbitrary<bool>()) {  // a k-slot order within each tile
+    s.tile_k_order.resize(static_cast<std::size_t>(s.tile_k));
+    std::iota(s.tile_k_order.begin(), s.tile_k_order.end(), 0);
+    std::shuffle(s.tile_k_order.begin(), s.tile_k_order.end(), std::mt19937(*rc::gen::arbitrary<std::uint32_t>()));
+  }
   GemmOptions opt = with(s);
   opt.threads = *rc::gen::inRange(1, 3);
   const auto fast = run(in, x, opt);

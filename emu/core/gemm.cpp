@@ -141,6 +141,43 @@ std::vector<std::uint32_t> tf32_rounded(const std::vector<std::uint32_t>& v, Tf3
   return out;
 }
 
+// A's columns (by_columns, A is rows × k) or B's rows (B is k × cols) reordered so that k-slot t
+// of every tile holds logical k tile·⌊t/T⌋ + order[t mod T]: the schedule's tile_k_order.
+std::vector<std::uint32_t> tile_permuted(const std::uint32_t* x, std::size_t rows, std::size_t k, std::size_t cols,
+                                         const std::vector<int>& order, bool by_columns) {
+  const std::size_t tile = order.size();
+  std::vector<std::uint32_t> out(by_columns ? rows * k : k * cols);
+  for (std::size_t t = 0; t < k; ++t) {
+    const std::size_t from = t - t % tile + static_cast<std::size_t>(order[t % tile]);
+    if (by_columns)
+      for (std::size_t i = 0; i < rows; ++i) out[i * k + t] = x[i * k + from];
+    else
+      std::copy(x + from * cols, x + (from + 1) * cols, out.begin() + static_cast<std::ptrdiff_t>(t * cols));
+  }
+  return out;
+}
+
+// Operands the schedule transforms before the MMAs see them (kept alive for the call).
+struct OperandCopies {
+  std::vector<std::uint32_t> a, b;
+};
+
+// call.a / call.b: the operands as given, or tf32 operands rounded (RNE or ties away) and the
+// k-slots of each tile filled as tile_k_order says, where the schedule asks.
+void set_operands(detail::GemmCall& call, const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b,
+                  OperandCopies& copies) {
+  const Schedule& s = call.schedule.source;
+  const bool round = s.tf32_operands != Tf32Operands::truncate;
+  if (round && call.in.a_type == Format::tf32) copies.a = tf32_rounded(a, s.tf32_operands);
+  if (round && call.in.b_type == Format::tf32) copies.b = tf32_rounded(b, s.tf32_operands);
+  call.a = copies.a.empty() ? a.data() : copies.a.data();
+  call.b = copies.b.empty() ? b.data() : copies.b.data();
+  if (s.tile_k_order.empty()) return;
+  copies.a = tile_permuted(call.a, call.M, call.K, 0, s.tile_k_order, true);
+  copies.b = tile_permuted(call.b, 0, call.K, call.N, s.tile_k_order, false);
+  call.a = copies.a.data(), call.b = copies.b.data();
+}
+
 }  // namespace
 
 // The one GEMM driver, an interpreter of the call's schedule; `scales` is null for instructions
@@ -157,13 +194,8 @@ static std::vector<std::uint32_t> gemm_impl(const Model& model, const Instructio
   call.schedule = call_schedule(in, k, opt, d.empty());
   if (d.empty()) return d;  // nothing sized by K was built: an empty D needs none of it
 
-  std::vector<std::uint32_t> a_rounded, b_rounded;  // tf32 operands rounded (RNE or ties away), if asked
-  const Tf32Operands mode = call.schedule.source.tf32_operands;
-  const bool round = mode != Tf32Operands::truncate;
-  if (round && in.a_type == Format::tf32) a_rounded = tf32_rounded(a, mode);
-  if (round && in.b_type == Format::tf32) b_rounded = tf32_rounded(b, mode);
-  call.a = a_rounded.empty() ? a.data() : a_rounded.data();
-  call.b = b_rounded.empty() ? b.data() : b_rounded.data();
+  OperandCopies copies;
+  set_operands(call, a, b, copies);
   call.c = c.data();
   call.scales = scales;
   if (scales) {

@@ -171,6 +171,22 @@ std::vector<std::vector<KStep>> build_slices(const Schedule& s, const Instructio
   return slices;
 }
 
+// tile_k_order checked: a permutation of the tile's k offsets, over a K of whole tiles.
+void check_tile_k_order(const std::vector<int>& order, const Instruction& in, int k, int tile) {
+  if (order.empty()) return;
+  if (static_cast<long long>(order.size()) != tile)
+    fail("tile_k_order has " + str(static_cast<long long>(order.size())) + " entries, expected one per k of a tile: tile_k = " +
+         str(tile));
+  std::vector<bool> seen(order.size());
+  for (const int o : order) {
+    if (o < 0 || o >= tile) fail("tile_k_order entry " + str(o) + " is not a k offset 0.." + str(tile - 1));
+    if (seen[static_cast<std::size_t>(o)]) fail("tile_k_order is not a permutation: " + str(o) + " appears twice");
+    seen[static_cast<std::size_t>(o)] = true;
+  }
+  if (k % tile != 0) fail("tile_k_order needs K to be a multiple of tile_k = " + str(tile) + " (K = " + str(k) + ")");
+  if (in.block_scaled()) fail("tile_k_order: a block-scaled instruction's scales are laid along K in order");
+}
+
 int checked_tile(const Schedule& s, const Instruction& in, int k) {
   if (in.k <= 0) fail("instruction " + in.name + " has k = " + str(in.k));
   if (k <= 0) fail("K must be positive (K = " + str(k) + ")");
@@ -211,11 +227,13 @@ Schedule schedule_from_options(const GemmOptions& opt) {
 
 void check_schedule(const Schedule& s, const Instruction& in, int k) {
   const int kp = padded_k(s, in, k), tile = checked_tile(s, in, kp);
+  check_tile_k_order(s.tile_k_order, in, k, tile);
   reduction_program(s.reduction_tree, check_schedule(s, in, kp, tile));
 }
 
 ResolvedSchedule resolve_schedule(const Schedule& s, const Instruction& in, int k) {
   const int kp = padded_k(s, in, k), tile = checked_tile(s, in, kp);
+  check_tile_k_order(s.tile_k_order, in, k, tile);
   ResolvedSchedule r;
   r.reduction_program = reduction_program(s.reduction_tree, check_schedule(s, in, kp, tile));
   r.slices = build_slices(s, in, kp, tile);

@@ -151,6 +151,7 @@ void read_key(Schedule& s, const std::string& key, const json& v, bool in_region
   else if (key == "tile_k") s.tile_k = as_int(v, key, 0, kMax);
   else if (key == "partial_tile") s.partial = as_enum(v, key, kPartial);
   else if (key == "k_order") s.k_order = int_list(v, key, 0);
+  else if (key == "tile_k_order") s.tile_k_order = int_list(v, key, 0);
   else if (key == "promotion") s.promotion = as_int(v, key, 0, kMax);
   else if (key == "reduction_tree") tree_to_postfix(v, s.reduction_tree, 0);
   else if (key == "reduction_format") s.reduction_format = as_enum(v, key, kReductionFormats);
@@ -167,7 +168,8 @@ void read_key(Schedule& s, const std::string& key, const json& v, bool in_region
   } else if (key == "regions") s.regions = regions_from(v, in_region);
   else
     fail("unknown key \"" + key +
-         "\" (valid: version, split_k, slice_rule, slice_bounds, slice_align, k_padded, tile_k, partial_tile, k_order, promotion, "
+         "\" (valid: version, split_k, slice_rule, slice_bounds, slice_align, k_padded, tile_k, partial_tile, k_order, tile_k_order, "
+         "promotion, "
          "reduction_tree, reduction_format, partial_format, serial, sum_format, c, tf32_operands, note, regions)");
 }
 
@@ -189,6 +191,7 @@ json to_json(const Schedule& s) {
   j["tile_k"] = s.tile_k;
   j["partial_tile"] = name_in(kPartial, s.partial);
   if (!s.k_order.empty()) j["k_order"] = s.k_order;
+  if (!s.tile_k_order.empty()) j["tile_k_order"] = s.tile_k_order;
   j["promotion"] = s.promotion;
   if (!s.reduction_tree.empty()) j["reduction_tree"] = postfix_to_tree(s.reduction_tree);
   j["reduction_format"] = name_in(kReductionFormats, s.reduction_format);

@@ -31,7 +31,8 @@ class Schedule:
     split_k, slice_rule ("balanced_steps" | "whole_tiles" | "interleaved_tiles"), slice_bounds (explicit k boundaries
     0 < ... < K), slice_align (whole_tiles' granule in k; 0 = tile_k), k_padded (K padded with
     zeros to this length before it is cut, as XLA's split-K rewrite does; 0 = K), tile_k (the kernel's k-tile; 0 = the instruction's k), partial_tile ("last" |
-    "first": where a partial k-tile goes), k_order (a permutation of the k-steps), promotion
+    "first": where a partial k-tile goes), k_order (a permutation of the k-steps), tile_k_order
+    (which k offset fills each k-slot of every tile: a permutation of 0..tile_k-1), promotion
     (k-steps per tensor-core chain before an fp32 add; 0 = none), reduction_tree (nested pairs of
     slice indices, e.g. ((0, 1), (2, 3)); None = sequential), reduction_format (what the
     reduction's additions round to: "f32" | "d" | "f16" | "bf16"), partial_format (what each
@@ -52,6 +53,7 @@ class Schedule:
     tile_k: int = 0
     partial_tile: str = "last"
     k_order: tuple | None = None
+    tile_k_order: tuple | None = None
     promotion: int = 0
     reduction_tree: tuple | None = None
     reduction_format: str = "f32"
@@ -64,7 +66,7 @@ class Schedule:
     regions: tuple | None = None
 
     def __post_init__(self):
-        for name in ("slice_bounds", "k_order"):
+        for name in ("slice_bounds", "k_order", "tile_k_order"):
             v = getattr(self, name)
             if v is not None:
                 object.__setattr__(self, name, tuple(v))

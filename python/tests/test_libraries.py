@@ -371,3 +371,51 @@ def test_segment_k_followed_by_a_split_k_kernel_adds_the_segments_from_the_last_
     assert replay.reproduce(call, plan).ok
     pairwise = [(r, c, dataclasses.replace(s, reduction_tree=segment_k.from_the_end(13))) for r, c, s in plan.schedule.regions]
     assert not replay.reproduce(call, replay.Plan(plan.instruction, dataclasses.replace(plan.schedule, regions=tuple(pairwise)))).ok
+
+
+def test_the_sm80_xmma_six_slice_tree_reproduces_its_calls_and_slice_order_does_not():
+    """cuBLASLt algo 63 (sm80_xmma TF32 split-K after a Memset, no reduction kernel) with a bias at
+    6 slices adds the partials by the fixed tree revealed on the H100 with designed inputs
+    (tools/libraries/capture_reduction_order.py); at 4 slices in slice order."""
+    for folder_file, index in (("logged-seed3/bias.jsonl.gz", 261), ("logged-seed4/bias.jsonl.gz", 893),
+                               ("logged-seed5/bias.jsonl.gz", 2594)):
+        call = _recorded_call(folder_file, index)
+        plan = plans.plan_for(call)
+        assert plan.schedule.reduction_tree == ((((0, 3), 5), (1, 4)), 2), (folder_file, index)
+        assert replay.reproduce(call, plan).ok, (folder_file, index)
+        in_order = replay.Plan(plan.instruction, dataclasses.replace(plan.schedule, reduction_tree=None))
+        assert not replay.reproduce(call, in_order).ok, (folder_file, index)
+    four = plans.plan_for(_recorded_call("logged-seed3/bias.jsonl.gz", 1526))
+    assert four.schedule.split_k == 4 and four.schedule.reduction_tree is None
+
+
+def test_tile_k_order_is_gemm_on_operands_permuted_by_hand():
+    rng = np.random.default_rng(5)
+    a = (rng.standard_normal((3, 64)) * 2.0 ** rng.integers(-12, 12, (3, 64))).astype(np.float16)
+    b = (rng.standard_normal((64, 5)) * 2.0 ** rng.integers(-12, 12, (64, 5))).astype(np.float16)
+    order = tuple(p for half in (0, 2) for q in range(8) for p in (4 * q + half, 4 * q + half + 1))
+    perm = np.concatenate([order, np.array(order) + 32])
+    instr = "mma.m16n8k16.f32.f16.f16.f32"
+    got = tcnum.gemm(a, b, instr=instr, schedule=tcnum.Schedule(tile_k=32, tile_k_order=order))
+    by_hand = tcnum.gemm(np.ascontiguousarray(a[:, perm]), np.ascontiguousarray(b[perm, :]), instr=instr,
+                         schedule=tcnum.Schedule(tile_k=32))
+    assert np.asarray(got).tobytes() == np.asarray(by_hand).tobytes()
+    assert np.asarray(got).tobytes() != np.asarray(tcnum.gemm(a, b, instr=instr, schedule=tcnum.Schedule(tile_k=32))).tobytes()
+    with pytest.raises(ValueError, match="appears twice"):
+        tcnum.gemm(a, b, instr=instr, schedule=tcnum.Schedule(tile_k=32, tile_k_order=(0,) * 32))
+
+
+def test_xla_fusions_of_two_warps_run_mma_sync_with_fp8_upcast_in_pair_order():
+    """An XLA Triton fusion of 2 warps (jnp.dot e4m3, 64 x 1856 x 2816, H100): Triton's MMAv2,
+    mma.sync m16n8k16 on the fp8 operands taken exactly to f16, the pairs of each 32-wide k-tile
+    dealt over its two instructions; k in order misses the wide-input call."""
+    for index in (272, 273):
+        call = _recorded_call("triton-jax-seed3/jax.jsonl.gz", index)
+        plan = plans.plan_for(call)
+        assert plan.instruction == "mma.m16n8k16.f32.f16.f16.f32" and plan.schedule.tile_k_order[:4] == (0, 1, 4, 5)
+        assert replay.reproduce(call, plan).ok, index
+    wide = _recorded_call("triton-jax-seed3/jax.jsonl.gz", 273)
+    rule = plans.plan_for(wide)
+    assert not replay.reproduce(wide, replay.Plan(rule.instruction, dataclasses.replace(rule.schedule, tile_k_order=None))).ok
+    assert not replay.reproduce(wide, replay.Plan("wgmma.m64n8k32.f32.e4m3.e4m3",
+                                                  dataclasses.replace(rule.schedule, tile_k_order=None))).ok

@@ -65,6 +65,11 @@ struct Schedule {
   int tile_k = 0;                                  // the kernel's k-tile, a multiple of in.k; 0 = in.k
   PartialTile partial = PartialTile::last;
   std::vector<int> k_order;                        // permutation of the k-steps (one ascending tiling only)
+  // Which logical k fills each k-slot of a k-tile: slot t of every tile of `tile_k` takes k offset
+  // tile_k_order[t] (a permutation of 0..tile_k-1; K a multiple of tile_k). Empty: in order.
+  // Triton's MMAv2 with fp8 operands upcast to f16 (kWidth 4) deals the pairs of a 32-wide tile
+  // over its two k16 instructions: [0, 1, 4, 5, ..., 28, 29, 2, 3, 6, 7, ..., 30, 31].
+  std::vector<int> tile_k_order;
   // --- accumulation ---------------------------------------------------------------------------
   int promotion = 0;                               // k-steps per chain before an fp32 add; 0 = never
   // Postfix program over the slices' partials: s >= 0 pushes partial s, -1 pops two and pushes

@@ -7,7 +7,8 @@ fp32 partials added in order; tf32 operands are truncated (no cvt.rna.tf32 in th
 max_num_imprecise_acc = n promotes every n/32 k-steps.
 XLA: a Triton GEMM fusion (`__triton_nested_gemm_fusion`) with XLA's split-K rewrite pads K to
 S·k_per_split, computes the S contiguous slices as a batch and reduces them in a second fusion
-(tl.sum: a pairwise tree; XLA's loop reduce: in order). f32 operands at default precision (TF32)
+(tl.sum: a pairwise tree; XLA's loop reduce: in order); a fusion of fewer than 4 warps runs
+mma.sync (mma_v2), fp8 upcast to f16. f32 operands at default precision (TF32)
 are rounded to tf32 to nearest, ties away from zero (cvt.rna.tf32.f32), unlike Triton's own
 tl.dot (truncation) and cuBLAS (ties to even). A cuBLASLt custom call takes the torch
 rules (kernel names and the logged algo) for its own K; inside XLA's split-K rewrite it runs once
@@ -71,9 +72,12 @@ def xla_candidates(call: dict):
         return
     if x.get("custom_call") != "__triton_nested_gemm_fusion":
         raise Unexplained(f"XLA custom call {x.get('custom_call')}: no plan for this kind of XLA GEMM")
-    instr = wgmma_instruction(call["a"], call["b"])
+    instr, tile = wgmma_instruction(call["a"], call["b"]), (x.get("tile") or {}).get("k")
+    order = None
+    if int(x.get("num_warps") or 4) < 4:
+        instr, order = mma_v2(call["a"], call["b"], tile)
     ik, k = instr_k(instr), call["k"]
-    tile = (x.get("tile") or {}).get("k") or ik
+    tile = tile or ik
     split, kps = x.get("split_k") or 1, x.get("k_per_split") or k
     bounds = list(range(0, split * kps + 1, kps)) if split > 1 else None  # over K padded to split·kps
     slices = len(bounds) - 1 if bounds else 1
@@ -82,11 +86,30 @@ def xla_candidates(call: dict):
     trees += _butterflies(slices)
     for tree, partial, tf32 in itertools.product(trees if slices > 1 else [None], ("last", "first"),
                                                  XLA_TF32_OPERANDS if "tf32" in instr else ("truncate",)):
-        kw = dict(tile_k=tile if tile % ik == 0 else 0, partial_tile=partial, tf32_operands=tf32,
+        kw = dict(tile_k=tile if tile % ik == 0 else 0, partial_tile=partial, tf32_operands=tf32, tile_k_order=order,
                   note=f"xla {x.get('custom_call')} split_k={split} k_per_split={kps}")
         if bounds and slices > 1:
             kw.update(slice_bounds=tuple(bounds), reduction_tree=tree, k_padded=split * kps if split * kps != k else 0)
         yield Plan(instr, Schedule(**kw))
+
+
+def mma_v2(a: str, b: str, tile: int | None) -> tuple[str, tuple | None]:
+    """The instruction (and k-slot order within a tile) of a Triton dot of fewer than 4 warps,
+    which cannot issue wgmma (a warpgroup is 4 warps): Triton's MMAv2 path, mma.sync. fp8 operands
+    are upcast to f16 first (cvt.rn.f16x2.e4m3x2, exact) in a layout of 4 consecutive k per thread
+    (kWidth 4): each 32 of K feeds its two k16 instructions alternate pairs of k, the first
+    k 0, 1, 4, 5, ..., 28, 29 and the second 2, 3, 6, 7, ..., 30, 31 (H100, XLA's fusion of
+    jnp.dot e4m3 64 x 1856 x 2816 at 2 warps: mma.sync.m16n8k16 f16 in its Triton IR, and this
+    order reproduces the wide-input call 64 of 64, where k in order gives 33)."""
+    if a in ("bf16", "f16") and b == a:
+        return f"mma.m16n8k16.f32.{a}.{b}.f32", None
+    if a == "f32" or b == "f32":
+        return "mma.m16n8k8.f32.tf32.tf32.f32", None
+    if a not in ("e4m3", "e5m2") or b not in ("e4m3", "e5m2"):
+        raise Unexplained(f"Triton MMAv2 with {a} x {b} operands: no rule")
+    if tile != 32:
+        raise Unexplained(f"Triton MMAv2 fp8 upcast with BLOCK_K {tile}: its operand layout was seen at BLOCK_K 32 only")
+    return "mma.m16n8k16.f32.f16.f16.f32", tuple(p for half in (0, 2) for q in range(8) for p in (4 * q + half, 4 * q + half + 1))
 
 
 def _butterflies(slices: int) -> list:

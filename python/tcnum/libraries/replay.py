@@ -65,6 +65,19 @@ def _output_bits(acc: np.ndarray, out: str) -> np.ndarray:
     return inputs.to_dtype(x, out).view(_BITS[out]).ravel().astype(np.uint64)
 
 
+def _instruction_operand(instr: str, x: np.ndarray, stored: str) -> np.ndarray:
+    """x as the instruction takes it: unchanged, or fp8 taken exactly to the instruction's f16 or
+    bf16 (Triton's MMAv2 path upcasts fp8 operands before mma.sync: docs/libraries.md)."""
+    a_type = instr.split(".")[-3] if instr.startswith("mma.") else instr.split(".")[-2]
+    if stored not in ("e4m3", "e5m2") or a_type not in ("f16", "bf16"):
+        return x
+    wide = np.asarray(x, np.float32)
+    out = inputs.to_dtype(wide, a_type)
+    if not np.array_equal(np.asarray(out, np.float32), wide, equal_nan=True):
+        raise ValueError(f"{stored} operands are not exact in {a_type}")
+    return out
+
+
 def run_plan(call: dict, plan: Plan, operands: Operands) -> np.ndarray:
     """The output bits (flat, rows × cols) the plan gives for one batch item. A bias is the
     GEMM's C (every row the bias), entering where the plan's schedule says."""
@@ -72,7 +85,9 @@ def run_plan(call: dict, plan: Plan, operands: Operands) -> np.ndarray:
     if operands.bias is not None:
         c = np.ascontiguousarray(np.broadcast_to(operands.bias, (operands.a.shape[0], operands.b.shape[1])))
     schedule = plan.schedule.for_sample(call["rows"], call["cols"])
-    acc = gemm(operands.a, operands.b, c, instr=plan.instruction, schedule=schedule, threads=1)
+    a = _instruction_operand(plan.instruction, operands.a, call["a"])
+    b = _instruction_operand(plan.instruction, operands.b, call["b"])
+    acc = gemm(a, b, c, instr=plan.instruction, schedule=schedule, threads=1)
     return _output_bits(np.asarray(acc), call["out"])
 
 
