@@ -23,9 +23,7 @@ Exit status 0 when written, 2 on bad arguments or an existing output.
 """
 
 import argparse
-import gzip
 import hashlib
-import importlib.util
 import json
 import pathlib
 import sys
@@ -33,33 +31,18 @@ import sys
 import numpy as np
 
 HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import rerun  # noqa: E402  (beside this script)
 MARKER = 2.0**30
 
 
 def load_capture_torch():
-    spec = importlib.util.spec_from_file_location("capture_torch", HERE / "capture_torch.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def fail(msg):
-    print(f"capture_reduction_order: {msg}", file=sys.stderr)
-    sys.exit(2)
+    return rerun.load_sibling("capture_torch")
 
 
 def read_call(ref):
-    path, _, index = ref.rpartition(":")
-    if not path or not index.isdigit():
-        fail(f"{ref!r} is not CORPUS:INDEX")
-    with gzip.open(path, "rt") as fh:
-        for line in fh:
-            rec = json.loads(line)
-            if rec.get("index") == int(index) and "call" in rec:
-                if rec["batch"] != 1 or rec["out"] != "f32":
-                    fail(f"{ref}: only batch 1, f32 output")
-                return rec
-    fail(f"{ref}: no such line")
+    return rerun.read_call("capture_reduction_order", ref, lambda rec: None if rec["batch"] == 1 and rec["out"] == "f32"
+                                else "only batch 1, f32 output")
 
 
 def as_hex(t):
@@ -149,11 +132,9 @@ def main(argv=None) -> int:
     ap.add_argument("--tile", type=int, default=64, help="k-tile dealt to the slices")
     args = ap.parse_args(argv)
     if pathlib.Path(args.out).exists():
-        print(f"capture_reduction_order: {args.out} exists; not overwritten", file=sys.stderr)
-        return 2
+        rerun.fail("capture_reduction_order", f"{args.out} exists; not overwritten")
     if not 1 <= args.runs <= 10000 or not 2 <= args.terms <= 16 or args.tile < 1:
-        print("capture_reduction_order: --runs 1..10000, --terms 2..16, --tile >= 1", file=sys.stderr)
-        return 2
+        rerun.fail("capture_reduction_order", "--runs 1..10000, --terms 2..16, --tile >= 1")
     calls = [(ref, read_call(ref)) for ref in args.calls]
     ct = load_capture_torch()
     ct.import_torch()

@@ -19,8 +19,6 @@ Exit status 0 when written, 2 on bad arguments or an existing output.
 """
 
 import argparse
-import gzip
-import importlib.util
 import json
 import os
 import pathlib
@@ -29,33 +27,23 @@ import sys
 import tempfile
 
 HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import rerun  # noqa: E402  (beside this script)
 MMA = re.compile(r"\b((?:wgmma\.mma_async|mma)\.[A-Za-z0-9_.]+)")
 MMA_VERSION = re.compile(r"nvidia_mma<\{versionMajor = (\d+), versionMinor = (\d+)")
 THREADS = re.compile(r"\.(?:maxntid|reqntid)\s+(\d+)(?:,\s*(\d+))?(?:,\s*(\d+))?")
 
 
 def fail(msg):
-    print(f"capture_xla_ptx: {msg}", file=sys.stderr)
-    sys.exit(2)
+    rerun.fail("capture_xla_ptx", msg)
 
 
 def read_call(ref):
-    path, _, index = ref.rpartition(":")
-    if not path or not index.isdigit():
-        fail(f"{ref!r} is not CORPUS:INDEX")
-    with gzip.open(path, "rt") as fh:
-        for line in fh:
-            rec = json.loads(line)
-            if rec.get("index") == int(index) and rec.get("call") == "jax.dot":
-                return rec
-    fail(f"{ref}: no jax.dot line with that index")
+    return rerun.read_call("capture_xla_ptx", ref, lambda rec: None if rec["call"] == "jax.dot" else "not a jax.dot line")
 
 
 def load_capture_module():
-    spec = importlib.util.spec_from_file_location("capture_triton_jax", HERE / "capture_triton_jax.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return rerun.load_sibling("capture_triton_jax")
 
 
 def ptx_summary(files):
