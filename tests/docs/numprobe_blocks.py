@@ -34,6 +34,8 @@ has only skipped numprobe blocks, so a new block of a doc that is not run is not
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
 import pathlib
 import re
@@ -270,9 +272,11 @@ def self_test(numprobe: pathlib.Path) -> int:
                 text, want = text.replace("sm_90:\n", first_line), 0
             doc = work / "docs" / "x.md"
             doc.write_text(text)
-            got = run_doc(doc, work, numprobe, 60)
+            said = io.StringIO()
+            with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
+                got = run_doc(doc, work, numprobe, 60)
             if got != want:
-                wrong.append(f"{name}: exit {got}, expected {want}")
+                wrong.append(f"{name}: exit {got}, expected {want}; it said:\n{said.getvalue()}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     for w in wrong:
