@@ -1,6 +1,5 @@
 #include "instr_option.hpp"
 
-#include <algorithm>
 #include <stdexcept>
 
 namespace numprobe {
