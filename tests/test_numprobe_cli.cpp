@@ -336,7 +336,9 @@ TEST(RecordFaults, NoGpuSaysWhatRunsWithoutOne) {
   EXPECT_EQ(fuzz.status, 2) << fuzz.output;
   EXPECT_NE(fuzz.output.find("--backend emu"), std::string::npos) << fuzz.output;
   const bool cuda_build = features.output.find("without CUDA") == std::string::npos;
-  if (cuda_build) EXPECT_NE(features.output.find("no usable GPU: no GPU or driver"), std::string::npos) << features.output;
+  if (cuda_build) {
+    EXPECT_NE(features.output.find("no usable GPU: no GPU or driver"), std::string::npos) << features.output;
+  }
 }
 
 // `list --print-model` prints the built-in model; the old spelling `list --model` still does, with a note.
