@@ -336,7 +336,9 @@ TEST(RecordFaults, NoGpuSaysWhatRunsWithoutOne) {
   EXPECT_EQ(fuzz.status, 2) << fuzz.output;
   EXPECT_NE(fuzz.output.find("--backend emu"), std::string::npos) << fuzz.output;
   const bool cuda_build = features.output.find("without CUDA") == std::string::npos;
-  if (cuda_build) EXPECT_NE(features.output.find("no usable GPU: no GPU or driver"), std::string::npos) << features.output;
+  if (cuda_build) {
+    EXPECT_NE(features.output.find("no usable GPU: no GPU or driver"), std::string::npos) << features.output;
+  }
 }
 
 // `list --print-model` prints the built-in model; the old spelling `list --model` still does, with a note.
@@ -814,4 +816,187 @@ TEST(CampaignCli, TwoCampaignsOnOneDirectoryTheSecondIsRefusedNamingTheFirst) {
   const std::string first = r.output.substr(at + 6, r.output.find('\n', at) - at - 6);
   EXPECT_TRUE(contains(r, "second=2")) << r.output;
   EXPECT_TRUE(contains(r, "is in use by another numprobe (pid " + first + " on ")) << r.output;
+}
+
+// ---- issue 25: one --instr grammar (tools/numprobe/instr_option.hpp) ----
+
+namespace {
+
+// Each command with --instr, as a user runs it cheaply (one trial, one case; record and check on
+// a GPU played by the emulator, fuzz against the model it is compared with); those of this build.
+std::vector<std::string> commands_with_instr() {
+  static const std::string sm90 = write_file("instr_sm90.json", numprobe("list --arch sm_90 --print-model", false).output);
+  std::vector<std::string> out = {"fuzz --backend emu --device-model " + sm90 +
+                                  " --dist normal --cases 1 --threads 1 --quiet --force --out " + temp_path("instr_fuzz")};
+  for (const char* c : {"record --dist normal --cases 1 --force --out /dev/null", "check --dist normal --cases 1",
+                        "features --dtype bf16 --op align", "profile --dtype bf16 --op multiply --trials 1",
+                        "fit --backend emu --random-cases 1",
+                        "chain --dtype bf16 --init low --trials 1 --max-len 1 --no-exact --quiet --force --out /dev/null"}) {
+    const std::string name = std::string(c).substr(0, std::string(c).find(' '));
+    if (has_command(name)) out.push_back(c);
+  }
+  return out;
+}
+
+Outcome run_with_instr(const std::string& cmd, const std::string& spec) {
+  const bool gpu = cmd.rfind("record", 0) == 0 || cmd.rfind("check", 0) == 0;
+  return shell(std::string(gpu ? "TCNUM_SIMULATED_DEVICE=sm_90 " : "") + TCNUM_NUMPROBE + " " + cmd + " --instr '" + spec +
+               "' 2>&1");
+}
+
+}  // namespace
+
+// Before: fuzz read comma lists and the words mma and wgmma, chain mma and wgmma but no list,
+// features and fit 'all' or one name, record and check 'all' or one name after asking for a GPU;
+// an unknown word was reported as a missing instruction with every name of the arch, or as no GPU.
+TEST(InstrOption, EveryCommandRefusesTheSameBadSpellingsWithOneMessageAndExit2) {
+  const std::pair<std::string, std::string> bad[] = {
+      {"mmaa", "--instr: 'mmaa' is neither a word nor an instruction of any architecture"},
+      {"mma,,wgmma", "--instr: an empty item in 'mma,,wgmma'"},
+      {"mma.m16n8k16.f32.bf16.bf16.f32,mma.m16n8k16.f32.bf16.bf16.f32", "--instr: mma.m16n8k16.f32.bf16.bf16.f32 is given twice"},
+      {"mma.m16n8k16.f32.bf16.bf16.f33", "--instr: 'mma.m16n8k16.f32.bf16.bf16.f33' is neither a word nor an instruction"},
+      {"", "--instr: an empty item in ''"}};
+  for (const auto& cmd : commands_with_instr())
+    for (const auto& [spec, message] : bad) {
+      const auto r = run_with_instr(cmd, spec);
+      EXPECT_EQ(r.status, 2) << cmd << " --instr '" << spec << "'\n" << r.output;
+      EXPECT_TRUE(contains(r, message)) << cmd << " --instr '" << spec << "'\n" << r.output;
+    }
+}
+
+// A name, a family word and (for the commands that run a set) a list and 'all' are taken by every
+// command; the commands of one instruction per dtype refuse a list or 'all' with one message.
+TEST(InstrOption, EveryCommandTakesTheSameSpellings) {
+  const std::string name = "mma.m16n8k16.f32.bf16.bf16.f32";
+  for (const auto& cmd : commands_with_instr()) {
+    const bool one = cmd.rfind("chain", 0) == 0 || cmd.rfind("profile", 0) == 0;
+    for (const std::string& spec : {name, std::string("mma"), name + ",mma.m16n8k8.f32.bf16.bf16.f32", std::string("all")}) {
+      const bool refused = one && (spec == "all" || spec.find(',') != std::string::npos);
+      if (cmd.rfind("fit", 0) == 0 && (spec == "all" || spec == "mma")) continue;  // seconds each: the fit of a set
+      const auto r = run_with_instr(cmd, spec);
+      if (refused) {
+        EXPECT_EQ(r.status, 2) << cmd << " --instr " << spec << "\n" << r.output;
+        EXPECT_TRUE(contains(r, "one instruction per dtype: give one family")) << cmd << " --instr " << spec << "\n" << r.output;
+      } else {
+        EXPECT_EQ(r.status, 0) << cmd << " --instr " << spec << "\n" << r.output;
+      }
+    }
+  }
+}
+
+// A word that selects nothing on the architecture, and a name the architecture lacks, are refused.
+TEST(InstrOption, ASelectionOfNothingOrAnotherArchitecturesNameIsRefused) {
+  if (!has_command("fit")) GTEST_SKIP() << "numprobe built without fit (no MPFR)";
+  auto r = numprobe("fit --backend emu --arch sm_80 --instr wgmma");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "--instr: 'wgmma' selects no instruction this command runs on sm_80")) << r.output;
+  r = numprobe("features --arch sm_80 --dtype bf16 --op align --instr wgmma.m64n8k16.f32.bf16.bf16");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "--instr: instruction 'wgmma.m64n8k16.f32.bf16.bf16' is not available on sm_80")) << r.output;
+  r = numprobe("fuzz --backend emu --device-model " + dev24_model() + " --dist normal --cases 1 --quiet --force --out " +
+               temp_path("instr_twice") + " --instr all,mma");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "--instr: 'all,mma' selects mma.m16n8k8.f16.f16.f16.f16 twice")) << r.output;
+}
+
+// ---- issue 25: every writer's files honour the umask, and existing data is kept unless --force ----
+
+namespace {
+
+// Each writer as a user runs it, writing under DIR (replaced by a folder): the command, and what
+// it writes there. Record and check on a GPU played by the emulator.
+std::vector<std::pair<std::string, std::vector<std::string>>> writers() {
+  static const std::string sm90 = write_file("writers_sm90.json", numprobe("list --arch sm_90 --print-model", false).output);
+  const std::string name = " --instr mma.m16n8k16.f32.bf16.bf16.f32";
+  std::vector<std::pair<std::string, std::vector<std::string>>> out = {
+      {"fuzz --backend emu --device-model " + sm90 + name + " --dist normal --cases 256 --threads 1 --quiet --out DIR/camp",
+       {"camp", "camp/summary.json", "camp/raw.tcc.gz", "camp/mismatches.tcc", "camp/checkpoint.json"}},
+      {"fuzz merge DIR/camp --out DIR/merged", {"merged", "merged/summary.json", "merged/raw.tcc.gz", "merged/mismatches.tcc"}}};
+  if (has_command("record")) {
+    out.push_back({"record" + name + " --dist normal --cases 4 --out DIR/r.tcc.gz", {"r.tcc.gz"}});
+    out.push_back({"check" + name + " --dist normal --cases 4 --mismatches-out DIR/m.tcc", {"m.tcc"}});
+  }
+  if (has_command("chain")) out.push_back({kSmallChain + " --out DIR/c.csv --summary DIR/s.csv", {"c.csv", "s.csv"}});
+  if (has_command("fit")) out.push_back({"fit --backend emu --random-cases 1" + name + " --out DIR/f.json", {"f.json"}});
+  return out;
+}
+
+Outcome run_writer(const std::string& cmd, const std::string& dir, const std::string& prefix = "") {
+  std::string c = cmd;
+  for (std::size_t p; (p = c.find("DIR")) != std::string::npos;) c.replace(p, 3, dir);
+  return shell(prefix + "TCNUM_SIMULATED_DEVICE=sm_90 " + TCNUM_NUMPROBE + " " + c + " 2>&1");
+}
+
+std::filesystem::perms mode_of(const std::string& path) {
+  return std::filesystem::status(path).permissions() & std::filesystem::perms::all;
+}
+
+}  // namespace
+
+// Files get 0666 and folders 0777 less the umask (here 027: 0640 and 0750), as a plain create
+// would give them; before, chain's outputs were mkstemp's 0600 whatever the umask.
+TEST(OutputCli, EveryWriterHonoursTheUmask) {
+  for (const char* umask : {"027", "002"}) {
+    const std::string dir = fresh(std::string("umask") + umask);
+    std::filesystem::create_directories(dir);
+    const auto file_mode = std::filesystem::perms(0666 & ~std::stoi(umask, nullptr, 8));
+    const auto dir_mode = std::filesystem::perms(0777 & ~std::stoi(umask, nullptr, 8));
+    for (const auto& [cmd, files] : writers()) {
+      const auto r = run_writer(cmd, dir, std::string("umask ") + umask + "; ");
+      ASSERT_EQ(r.status, 0) << cmd << "\n" << r.output;
+      for (const auto& f : files) {
+        const std::string path = dir + "/" + f;
+        ASSERT_TRUE(exists(path)) << cmd << ": no " << f;
+        EXPECT_EQ(mode_of(path), std::filesystem::is_directory(path) ? dir_mode : file_mode) << "umask " << umask << ": " << path;
+      }
+    }
+    std::filesystem::remove_all(dir);
+  }
+}
+
+// Run again over their own outputs, the writers refuse (exit 2, the file unchanged) and say
+// --force; with --force they write. Before, `fuzz merge` overwrote an earlier merge.
+TEST(OutputCli, NoWriterOverwritesExistingDataWithoutForce) {
+  const std::string dir = fresh("overwrite");
+  std::filesystem::create_directories(dir);
+  for (const auto& [cmd, files] : writers()) {
+    ASSERT_EQ(run_writer(cmd, dir).status, 0) << cmd;
+    const std::string first = dir + "/" + (files.size() > 1 ? files[1] : files[0]);
+    const std::string before = read_file(first);
+    const auto mtime = std::filesystem::last_write_time(first);
+    auto r = run_writer(cmd, dir);
+    EXPECT_EQ(r.status, 2) << cmd << "\n" << r.output;
+    EXPECT_TRUE(contains(r, "--force")) << cmd << "\n" << r.output;
+    EXPECT_EQ(read_file(first), before) << cmd;
+    EXPECT_EQ(std::filesystem::last_write_time(first), mtime) << cmd;
+    r = run_writer(cmd + " --force", dir);
+    EXPECT_EQ(r.status, 0) << cmd << " --force\n" << r.output;
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// Issue 25: `chain --summary S` (or --json) without --out also wrote the default per-trial
+// chain.csv, and the same command run again refused over it. Only what is asked for is written.
+TEST(OutputCli, ChainWritesNoPerTrialFileWhenOnlyASummaryIsAskedFor) {
+  if (!has_command("chain")) GTEST_SKIP() << "numprobe built without chain (no MPFR)";
+  const std::string dir = fresh("summary_only");
+  std::filesystem::create_directories(dir);
+  const auto in_dir = [&](const std::string& args) {
+    return shell("cd " + dir + " && " + TCNUM_NUMPROBE + " " + kSmallChain + " " + args + " 2>&1");
+  };
+  auto r = in_dir("--summary s.csv");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(contains(r, "wrote s.csv\n")) << r.output;
+  EXPECT_TRUE(exists(dir + "/s.csv"));
+  EXPECT_FALSE(exists(dir + "/chain.csv"));
+  r = in_dir("--json");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_FALSE(exists(dir + "/chain.csv"));
+  r = in_dir("--summary s2.csv --out t.csv");  // both asked for: both written
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(exists(dir + "/s2.csv") && exists(dir + "/t.csv"));
+  r = in_dir("");  // no summary: the per-trial file under its default name
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(exists(dir + "/chain.csv"));
+  std::filesystem::remove_all(dir);
 }

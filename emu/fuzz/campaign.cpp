@@ -939,8 +939,9 @@ bool same_directory(const fs::path& a, const fs::path& b) {
   return fs::exists(a, ec) && fs::exists(b, ec) && fs::equivalent(a, b, ec);
 }
 
-// The merge's output is not one of its inputs, nor any campaign's directory.
-void check_merge_output(const std::vector<std::string>& dirs, const std::string& out_dir) {
+// The merge's output is not one of its inputs, nor any campaign's directory, nor (unless
+// `overwrite`) a directory that holds a merge's files already.
+void check_merge_output(const std::vector<std::string>& dirs, const std::string& out_dir, bool overwrite) {
   for (const auto& d : dirs)
     if (same_directory(d, out_dir))
       throw std::runtime_error("fuzz merge: --out " + out_dir + " is the input " + d +
@@ -948,6 +949,11 @@ void check_merge_output(const std::vector<std::string>& dirs, const std::string&
   if (fs::exists(fs::path(out_dir) / "checkpoint.json"))
     throw std::runtime_error("fuzz merge: --out " + out_dir +
                              " holds a campaign (checkpoint.json), not a merge; choose another --out");
+  if (overwrite) return;
+  for (const char* name : {"summary.json", "mismatches.tcc", "raw.tcc.gz"})
+    if (fs::exists(fs::symlink_status(fs::path(out_dir) / name)))
+      throw std::runtime_error("fuzz merge: --out " + out_dir + " holds a merge already (" + name +
+                               "); give --force to overwrite it, or choose another --out");
 }
 
 // A shard's raw mismatches, which must be the count its summary states.
@@ -968,20 +974,20 @@ std::uint64_t add_checked(std::uint64_t a, std::uint64_t b, const std::string& w
 
 }  // namespace
 
-static void merge_summaries(const std::vector<std::string>& dirs, const std::string& out_dir);
+static void merge_summaries(const std::vector<std::string>& dirs, const std::string& out_dir, bool overwrite);
 
-void merge_campaigns(const std::vector<std::string>& dirs, const std::string& out_dir) {
+void merge_campaigns(const std::vector<std::string>& dirs, const std::string& out_dir, bool overwrite) {
   try {
-    merge_summaries(dirs, out_dir);
+    merge_summaries(dirs, out_dir, overwrite);
   } catch (const json::exception& e) {
     throw std::runtime_error(std::string("fuzz merge: a shard's summary.json lacks a field or has one of the wrong type (") +
                              e.what() + ")");
   }
 }
 
-static void merge_summaries(const std::vector<std::string>& dirs, const std::string& out_dir) {
+static void merge_summaries(const std::vector<std::string>& dirs, const std::string& out_dir, bool overwrite) {
   if (dirs.empty()) throw std::invalid_argument("fuzz merge: no input directories");
-  check_merge_output(dirs, out_dir);
+  check_merge_output(dirs, out_dir, overwrite);
   std::vector<json> sums;
   for (const auto& d : dirs) {
     sums.push_back(read_json(fs::path(d) / "summary.json"));

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "instr_option.hpp"
 #include "output_file.hpp"
 #include "tcnum/core/black_box.hpp"
 #include "tcnum/studies/chain.hpp"
@@ -112,12 +113,12 @@ std::string num(double v) {
 
 nlohmann::json jnum(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 
-// "mma" / "wgmma" pick the default instruction of the dtype; anything else is a PTX name.
+// What --instr selects (instr_option.hpp): chain takes one item; a family word is the family's
+// study instruction of the dtype (the paper's m16n8k8 for mma), a name that instruction.
 tcnum::Instruction resolve_instruction(const std::string& spec, tcnum::Format dtype, int sm) {
-  tcnum::Instruction in;
-  if (spec == "mma") return ch::study_instruction(dtype, tcnum::Family::mma, sm);
-  if (spec == "wgmma") return ch::study_instruction(dtype, tcnum::Family::wgmma, sm);
-  in = tcnum::find_instruction(spec, sm);  // checks the architecture has it
+  const InstrItem it = one_instr_item(spec, "chain takes");
+  if (it.family) return ch::study_instruction(dtype, *it.family, sm);
+  const tcnum::Instruction in = find_instr(it.text, sm);
   if (in.a_type != dtype)
     throw std::invalid_argument("--instr " + in.name + " takes " + std::string(tcnum::name_of(in.a_type)) +
                                 " inputs, not --dtype " + std::string(tcnum::name_of(dtype)));
@@ -224,12 +225,16 @@ std::vector<Job> chain_jobs(const ChainOptions& o, const Backend& be) {
   return jobs;
 }
 
-// The per-trial CSV and, when asked for, the per-N summary CSV.
+// The per-trial CSV (unless o.out is empty: only a summary asked for) and, when asked for, the
+// per-N summary CSV.
 class ChainFiles {
  public:
-  explicit ChainFiles(const ChainOptions& o) : csv_file_(checked_out(o), o.force) {
-    csv_file_.stream() << "dtype,init,instr,backend,arch,trial,n,rel_err_fp32,rel_err_exact,overflow,first_overflow,saturated,"
-                          "scaling,emu_match,baseline_err_exact\n";
+  explicit ChainFiles(const ChainOptions& o) {
+    if (!o.out.empty()) {
+      csv_file_.emplace(checked_out(o), o.force);
+      csv_file_->stream() << "dtype,init,instr,backend,arch,trial,n,rel_err_fp32,rel_err_exact,overflow,first_overflow,"
+                             "saturated,scaling,emu_match,baseline_err_exact\n";
+    }
     if (o.summary.empty()) return;
     summary_file_.emplace(o.summary, o.force);
     summary_file_->stream() << "dtype,init,instr,backend,arch,scaling,n,trials,finite,mean_rel_err_fp32,mean_rel_err_exact,"
@@ -239,7 +244,8 @@ class ChainFiles {
 
   // One line per trial and link; emu_match (the d_hash field reused) only when compared with the emulator.
   void write_trials(const std::string& head, const ch::Result& r, bool compared) {
-    std::ostream& csv = csv_file_.stream();
+    if (!csv_file_) return;
+    std::ostream& csv = csv_file_->stream();
     for (std::size_t t = 0; t < r.trials.size(); ++t) {
       const ch::Trial& tr = r.trials[t];
       for (std::size_t l = 0; l < tr.links.size(); ++l) {
@@ -261,7 +267,7 @@ class ChainFiles {
   }
 
   void commit() {
-    csv_file_.commit();
+    if (csv_file_) csv_file_->commit();
     if (summary_file_) summary_file_->commit();
   }
 
@@ -271,8 +277,7 @@ class ChainFiles {
       throw std::invalid_argument("chain: --out and --summary name the same file ('" + o.out + "'): one would replace the other");
     return o.out;
   }
-  OutputFile csv_file_;
-  std::optional<OutputFile> summary_file_;
+  std::optional<OutputFile> csv_file_, summary_file_;
 };
 
 // One configuration's run, with the device-vs-emulator comparison when the device ran it.
@@ -447,7 +452,7 @@ void print_table(const ChainOptions& o, const nlohmann::json& report, const Back
               << totals.cmp.chains << " chains bit-identical, " << totals.cmp.identical_links << "/"
               << totals.cmp.links << " links; " << totals.differing << " of " << totals.elements
               << " D elements differ on the same inputs\n";
-  std::cout << "wrote " << o.out << (o.summary.empty() ? "" : " and " + o.summary) << "\n";
+  std::cout << "wrote " << (o.out.empty() ? o.summary : o.out + (o.summary.empty() ? "" : " and " + o.summary)) << "\n";
 }
 
 int run_chain(const ChainOptions& o) {
@@ -526,9 +531,8 @@ void register_chain(CLI::App& app, Status& status) {
   cmd->add_option("--trials", o->trials, "independent chains per configuration")
       ->capture_default_str()
       ->check(CLI::Range(1, 10000000));
-  cmd->add_option("--instr", o->instr,
-                  "mma (m16n8k8; m16n8k32 for fp8), wgmma (m64n8k16/k8/k32), or a PTX instruction name")
-      ->capture_default_str();
+  add_instr_option(cmd, o->instr, "not for chain: one instruction per dtype; mma is m16n8k8 (m16n8k32 for fp8), "
+                   "wgmma m64n8k16/k8/k32", "mma");
   cmd->add_option("--backend", o->backend, "emu (the emulator) or device (the GPU, compared with the emulator)")
       ->capture_default_str()
       ->check(CLI::IsMember({"emu", "device"}));
@@ -545,7 +549,8 @@ void register_chain(CLI::App& app, Status& status) {
   add_seed_option(cmd, o->seed, "seed (std::mt19937_64 per trial)");
   cmd->add_option("--threads", o->threads, "worker threads (0: all)")->capture_default_str()->check(CLI::Range(0, 1024));
   cmd->add_flag("--no-exact", o->no_exact, "skip the exact (MPFR) reference chain");
-  cmd->add_option("--out", o->out, "per-trial CSV")->capture_default_str();
+  auto* out = cmd->add_option("--out", o->out, "per-trial CSV (default chain.csv; none when only a summary is asked for: "
+                                             "--summary or --json without --out)");
   cmd->add_option("--summary", o->summary, "per-N summary CSV (means over finite trials)");
   cmd->add_flag("--force", o->force, "overwrite existing --out/--summary files");
   add_json_flag(cmd, o->json, "print the summary as JSON on stdout instead of the table");
@@ -560,7 +565,10 @@ void register_chain(CLI::App& app, Status& status) {
       "With --backend device every link's product is also emulated on the same inputs, and the whole\n"
       "chains are re-run on the emulator (same seed) and compared bit for bit; exit status 1 when any\n"
       "element or chain differs.");
-  cmd->callback([o, &status] { status.code = run_chain(*o); });
+  cmd->callback([o, out, &status] {
+    if (out->count() == 0 && (!o->summary.empty() || o->json)) o->out.clear();  // only a summary asked for
+    status.code = run_chain(*o);
+  });
 }
 
 }  // namespace numprobe

@@ -69,7 +69,7 @@ int run_check(CheckOptions o) {
   std::optional<tcnum::Model> override_model;
   if (!o.model_file.empty()) override_model = tcnum::load_model_file(o.model_file);
   const tcnum::Model& model = override_model ? *override_model : tcnum::builtin_model(sm);
-  const auto instrs = select_instructions(o.select.instr, sm, o.select.wgmma_n);
+  const auto instrs = device_instructions(o.select.instr, sm, o.select.wgmma_n);
   const auto dists = select_distributions(o.select.dist);
   std::optional<MismatchesFile> bad;
   if (!o.mismatches_out.empty()) bad.emplace(o.mismatches_out, o.force);

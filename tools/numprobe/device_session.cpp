@@ -4,6 +4,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "instr_option.hpp"
 #include "simulated_device.hpp"
 
 #ifdef TCNUM_HAVE_CUDA
@@ -16,27 +17,25 @@ namespace numprobe {
 void add_case_options(CLI::App* cmd, CaseSelection& s) {
   std::string dists;
   for (const std::string& d : tcnum::distribution_names()) dists += d + ", ";
-  cmd->add_option("--instr", s.instr, "instruction name or 'all' (every mma.sync, and wgmma at --wgmma-n)")
-      ->capture_default_str();
+  add_instr_option(cmd, s.instr, "every mma.sync, and wgmma at --wgmma-n", "all");
   cmd->add_option("--dist", s.dist, dists + "or all")->capture_default_str();
   cmd->add_option("--cases", s.cases, "cases per instruction and distribution")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000000));
-  cmd->add_option("--wgmma-n", s.wgmma_n, "wgmma N values for --instr all")->delimiter(',')->capture_default_str();
+  cmd->add_option("--wgmma-n", s.wgmma_n, "wgmma N values that --instr all and wgmma select")->delimiter(',')->capture_default_str();
 }
 
-std::vector<tcnum::Instruction> select_instructions(const std::string& which, int sm, const std::vector<int>& wgmma_n) {
-  if (which != "all") return {tcnum::find_instruction(which, sm)};
-  std::vector<tcnum::Instruction> out;
+std::vector<tcnum::Instruction> device_instructions(const std::string& which, int sm, const std::vector<int>& wgmma_n) {
+  std::vector<tcnum::Instruction> all;
   for (const auto& in : tcnum::instructions_for(sm)) {
     if (in.family == tcnum::Family::tcgen05) continue;  // no tcgen05 probes yet
     if (!in.kind.empty()) continue;                      // nor sm_120 kind:: probes
     if (!tcnum::is_native(in, sm)) continue;             // e.g. m8n8k4 beyond Volta
     if (in.family == tcnum::Family::wgmma && std::find(wgmma_n.begin(), wgmma_n.end(), in.n) == wgmma_n.end())
       continue;
-    out.push_back(in);
+    all.push_back(in);
   }
-  return out;
+  return select_instructions(which, sm, all);
 }
 
 std::vector<std::string> select_distributions(const std::string& which) {

@@ -20,8 +20,9 @@ struct CaseSelection {
 };
 void add_case_options(CLI::App* cmd, CaseSelection& s);
 
-// "all" -> every mma.sync of the arch plus wgmma at the N values given; else one name.
-std::vector<tcnum::Instruction> select_instructions(const std::string& which, int sm, const std::vector<int>& wgmma_n);
+// What --instr selects (instr_option.hpp); "all" is every mma.sync of the arch plus wgmma at the
+// N values given.
+std::vector<tcnum::Instruction> device_instructions(const std::string& which, int sm, const std::vector<int>& wgmma_n);
 std::vector<std::string> select_distributions(const std::string& which);
 
 // Seed of one (instruction, distribution) stream: same seed, same inputs.

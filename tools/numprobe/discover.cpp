@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "features_print.hpp"
+#include "instr_option.hpp"
 #include "version.hpp"
 
 namespace numprobe {
@@ -227,6 +228,24 @@ int run_feature_ops(const DiscoverOptions& o, const Backend& b, const std::vecto
   return anomalies ? 1 : 0;
 }
 
+// What --instr selects for features and profile (instr_option.hpp). Features: "all" is every
+// instruction the fit runs, of the dtype (of the arch without --dtype); without --instr the
+// dtype's default instruction (every one of the dtype for --op blocksize). The profiling ops take
+// one instruction: a family word is the family's default instruction of the dtype.
+std::vector<Instruction> discover_instructions(const DiscoverOptions& o, int sm, Format dtype, Format acc, bool profile_op) {
+  if (profile_op && !o.instr.empty()) {
+    const InstrItem it = one_instr_item(o.instr, "the profiling ops take");
+    return {it.family ? default_instruction(dtype, sm, acc, *it.family) : find_instr(it.text, sm)};
+  }
+  if (o.instr.empty() && (profile_op || o.op != "blocksize")) return {default_instruction(dtype, sm, acc)};
+  std::vector<Instruction> all;
+  for (const auto& in : fit_instructions(sm))
+    if ((o.dtype.empty() && !o.instr.empty()) || in.a_type == dtype) all.push_back(in);
+  if (!o.instr.empty()) return select_instructions(o.instr, sm, all);
+  if (all.empty()) default_instruction(dtype, sm, acc);  // throws with the reason
+  return all;
+}
+
 int run_discover(DiscoverOptions o) {
   if (o.kind == DiscoverOptions::Kind::features && o.op.empty()) o.op = "all";
   if (o.kind == DiscoverOptions::Kind::profile && o.op.empty()) o.op = "profile";
@@ -248,24 +267,10 @@ int run_discover(DiscoverOptions o) {
   const auto acc = parse_format(o.acc);
   if (!acc || (*acc != Format::fp32 && *acc != Format::fp16)) throw std::invalid_argument("--acc must be f32 or f16");
 
-  std::vector<Instruction> instrs;
-  if (o.instr == "all") {
-    for (const auto& in : fit_instructions(b.sm))
-      if (o.dtype.empty() || in.a_type == *dtype) instrs.push_back(in);
-    if (instrs.empty()) throw std::invalid_argument("sm_" + std::to_string(b.sm) + " has no " + std::string(name_of(*dtype)) + " instruction");
-  } else if (!o.instr.empty()) {
-    instrs.push_back(find_instruction(o.instr, b.sm));
-  } else if (o.op == "blocksize") {
-    for (const auto& in : fit_instructions(b.sm))
-      if (in.a_type == *dtype) instrs.push_back(in);
-    if (instrs.empty()) default_instruction(*dtype, b.sm, *acc);  // throws with the reason
-  } else {
-    instrs.push_back(default_instruction(*dtype, b.sm, *acc));
-  }
+  const std::vector<Instruction> instrs = discover_instructions(o, b.sm, *dtype, *acc, profile_op);
   if (b.model)
     for (const auto& in : instrs) b.model->params_for(in);  // a model file without a rule: say so now
   if (profile_op) {
-    if (instrs.size() != 1) throw std::invalid_argument("the profiling ops take one instruction (not --instr all)");
     return run_profile(o, b, instrs.front(), instrs.front().a_type);
   }
   return run_feature_ops(o, b, instrs);
@@ -288,7 +293,8 @@ void add_discover_options(CLI::App* cmd, DiscoverOptions& o, DiscoverOptions::Ki
   cmd->add_option("--backend", o.backend, "emu (a model) or device (the GPU)")->capture_default_str();
   add_arch_option(cmd, o.arch, "emu");
   add_model_option(cmd, o.model_file, "emu: a model JSON file instead of the built-in model");
-  cmd->add_option("--instr", o.instr, "instruction (PTX name) or 'all' of the dtype; default: tcnum::default_instruction's");
+  add_instr_option(cmd, o.instr, "every instruction of the dtype; the profiling ops take one",
+                   "the dtype's default instruction (tcnum::default_instruction)");
   cmd->add_option("--acc", o.acc, "C/D type: f32 or f16 (where the dtype has it)")->capture_default_str();
   if (profiling) {
     cmd->add_option("--init", o.init, "profiling: low, fp32 or both")->capture_default_str();

@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "output_file.hpp"
 #include "features_print.hpp"
+#include "instr_option.hpp"
 #include "version.hpp"
 
 namespace numprobe {
@@ -68,9 +69,7 @@ int run_fit(const FitCmdOptions& o) {
   std::optional<OutputFile> out;  // opened first: an existing file is refused before a long fit
   if (!o.out.empty()) out.emplace(o.out, o.force);
   const Backend b = make_backend(o.backend, o.arch, o.model_file);
-  std::vector<Instruction> instrs;
-  if (o.instr == "all") instrs = fit_instructions(b.sm);
-  else instrs.push_back(find_instruction(o.instr, b.sm));
+  const std::vector<Instruction> instrs = select_instructions(o.instr, b.sm, fit_instructions(b.sm));
   const auto t0 = std::chrono::steady_clock::now();
   if (!o.json) std::cout << "numprobe fit: sm_" << b.sm << " (" << b.description << "), " << instrs.size() << " instruction(s)\n" << std::flush;
 
@@ -172,7 +171,7 @@ void register_fit(CLI::App& app, Status& status) {
   cmd->add_option("--backend", o->backend, "device (the GPU) or emu (a model; a self-consistency check)")->capture_default_str();
   add_arch_option(cmd, o->arch, "emu");
   add_model_option(cmd, o->model_file, "emu: fit this model file instead of the built-in one");
-  cmd->add_option("--instr", o->instr, "one instruction, or 'all' (one per family/shape/types)")->capture_default_str();
+  add_instr_option(cmd, o->instr, "one per family, shape and types", "all");
   cmd->add_option("--out", o->out, "write the fitted model here (JSON, loadable by replay --model)");
   cmd->add_flag("--force", o->force, "overwrite an existing --out file");
   add_seed_option(cmd, o->seed, "seed of the random verification cases");

@@ -14,6 +14,7 @@
 
 #include "commands.hpp"
 #include "fuzz_backends.hpp"
+#include "instr_option.hpp"
 #include "tcnum/core/build_id.hpp"
 #include "tcnum/fuzz/campaign.hpp"
 #include "tcnum/fuzz/generators.hpp"
@@ -35,7 +36,7 @@ struct FuzzOptions {
 struct MergeOptions {
   std::vector<std::string> dirs;
   std::string out;
-  bool json = false;
+  bool json = false, force = false;
 };
 
 // "90s", "15m", "2h", "1h30m", "45" (seconds).
@@ -84,32 +85,25 @@ std::pair<int, int> parse_shard(const std::string& text) {
   return {i, n};
 }
 
+// What --instr selects (instr_option.hpp); "all" is every instruction of the arch the generators
+// draw for (no tcgen05, no block-scaled kinds, no m8n8k4), wgmma at --wgmma-n when given.
 std::vector<tcnum::Instruction> pick_instructions(const std::string& which, int sm, const std::vector<int>& wgmma_n) {
-  std::vector<tcnum::Instruction> out;
-  const auto keep_n = [&](const tcnum::Instruction& in) {
-    return in.family != tcnum::Family::wgmma || wgmma_n.empty() ||
-           std::find(wgmma_n.begin(), wgmma_n.end(), in.n) != wgmma_n.end();
-  };
-  std::stringstream ss(which);
-  for (std::string name; std::getline(ss, name, ',');) {
-    if (name == "all" || name == "mma" || name == "wgmma") {
-      for (const auto& in : tcnum::instructions_for(sm)) {
-        if (in.family == tcnum::Family::tcgen05) continue;           // no tcgen05 probes yet
-        if (in.block_scaled()) continue;                             // scale vectors: no fuzz generator yet
-        if (in.family == tcnum::Family::mma && in.m == 8) continue;  // m8n8k4: Volta's
-        if (name == "mma" && in.family != tcnum::Family::mma) continue;
-        if (name == "wgmma" && in.family != tcnum::Family::wgmma) continue;
-        if (keep_n(in)) out.push_back(in);
-      }
-    } else {
-      out.push_back(tcnum::find_instruction(name, sm));
-      if (out.back().block_scaled())
-        throw std::invalid_argument("--instr " + name +
-                                    ": block-scaled instructions take scale vectors, which the fuzz generators do not draw "
-                                    "yet (numprobe record, check and replay handle them; docs/corpus-format.md)");
-    }
+  std::vector<tcnum::Instruction> all;
+  for (const auto& in : tcnum::instructions_for(sm)) {
+    if (in.family == tcnum::Family::tcgen05) continue;           // no tcgen05 probes yet
+    if (in.block_scaled()) continue;                             // scale vectors: no fuzz generator yet
+    if (in.family == tcnum::Family::mma && in.m == 8) continue;  // m8n8k4: Volta's
+    if (in.family == tcnum::Family::wgmma && !wgmma_n.empty() &&
+        std::find(wgmma_n.begin(), wgmma_n.end(), in.n) == wgmma_n.end())
+      continue;
+    all.push_back(in);
   }
-  if (out.empty()) throw std::invalid_argument("--instr: '" + which + "' selects no instruction");
+  auto out = select_instructions(which, sm, all);
+  for (const auto& in : out)
+    if (in.block_scaled())
+      throw std::invalid_argument("--instr " + in.name +
+                                  ": block-scaled instructions take scale vectors, which the fuzz generators do not draw "
+                                  "yet (numprobe record, check and replay handle them; docs/corpus-format.md)");
   return out;
 }
 
@@ -258,8 +252,7 @@ void register_fuzz(CLI::App& app, Status& status) {
   auto m = std::make_shared<MergeOptions>();
   auto* cmd = app.add_subcommand("fuzz", "Fuzz campaign: device (or a stand-in model) against the emulator, "
                                          "checkpointed, resumable, sharded; mismatches minimised by signature");
-  cmd->add_option("--instr", o->instr, "instruction name(s), comma-separated, or all | mma | wgmma")
-      ->capture_default_str();
+  add_instr_option(cmd, o->instr, "every instruction of the arch the generators draw for, wgmma at --wgmma-n", "all");
   cmd->add_option("--dist", o->dist, "distributions, comma-separated, or all (normal randbits spread cancel "
                                      "special subnorm boundary)")
       ->capture_default_str();
@@ -301,9 +294,10 @@ void register_fuzz(CLI::App& app, Status& status) {
   auto* merge = cmd->add_subcommand("merge", "Join shard outputs of one campaign into one report");
   merge->add_option("dirs", m->dirs, "shard campaign directories")->required()->check(CLI::ExistingDirectory);
   merge->add_option("--out", m->out, "directory for the merged report")->required();
+  merge->add_flag("--force", m->force, "overwrite the files of an earlier merge in --out");
   add_json_flag(merge, m->json, "the merged summary.json on stdout; text on stderr");
   merge->callback([m, &status] {
-    tcnum::fuzz::merge_campaigns(m->dirs, m->out);
+    tcnum::fuzz::merge_campaigns(m->dirs, m->out, m->force);
     text_stream(m->json) << "merged " << m->dirs.size() << " shards into " << m->out << "/summary.json\n";
     if (m->json) std::cout << std::ifstream(m->out + "/summary.json").rdbuf();
     status.code = 0;

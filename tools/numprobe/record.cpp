@@ -47,7 +47,7 @@ int run_record(const RecordOptions& o) {
   if (o.out.empty()) throw std::invalid_argument("record: --out needs a file name");
   const int sm = device_sm();
   const std::string arch = "sm_" + std::to_string(sm);
-  const auto instrs = select_instructions(o.select.instr, sm, o.select.wgmma_n);
+  const auto instrs = device_instructions(o.select.instr, sm, o.select.wgmma_n);
   const auto dists = select_distributions(o.select.dist);
   // Creates nothing yet: a run that fails before its first chunk leaves no file.
   PartialCorpus corpus(o.out, arch + " " + o.command_line, o.force, o.resume);

@@ -115,9 +115,9 @@ CampaignResult run_campaign(const CampaignConfig& config, const Model& model, Ba
 // Shard outputs -> one report in out_dir: counts summed, signatures joined (the first case of
 // each across shards represents it), raw mismatches concatenated. Throws std::runtime_error when
 // the inputs are not shards of one campaign (different seed, instructions, distributions, case
-// count or model; a shard twice), when out_dir is one of them or holds a campaign, or when a
-// shard's raw.tcc.gz cannot be read whole.
-void merge_campaigns(const std::vector<std::string>& dirs, const std::string& out_dir);
+// count or model; a shard twice), when out_dir is one of them or holds a campaign, when it holds
+// a merge's files already and !overwrite, or when a shard's raw.tcc.gz cannot be read whole.
+void merge_campaigns(const std::vector<std::string>& dirs, const std::string& out_dir, bool overwrite = false);
 
 // Writes `content` to path through a temporary file in the same directory and a rename, so a
 // reader sees the old or the new file, never a part; the data is synced before the rename.

@@ -1,0 +1,106 @@
+#include "instr_option.hpp"
+
+#include <stdexcept>
+
+namespace numprobe {
+
+namespace {
+
+const char* const kGrammar = "give all, mma, wgmma, tcgen05 or instruction names (numprobe list --arch sm_XX), comma-separated";
+
+std::invalid_argument instr_error(const std::string& what) { return std::invalid_argument("--instr: " + what); }
+
+bool on_some_arch(const std::string& name) {
+  for (int sm : tcnum::known_archs()) {
+    try {
+      tcnum::find_instruction(name, sm);
+      return true;
+    } catch (const std::exception&) {
+    }
+  }
+  return false;
+}
+
+InstrItem parse_item(const std::string& text) {
+  InstrItem it;
+  it.text = text;
+  if (text == "all") it.all = true;
+  else if (text == "mma") it.family = tcnum::Family::mma;
+  else if (text == "wgmma") it.family = tcnum::Family::wgmma;
+  else if (text == "tcgen05") it.family = tcnum::Family::tcgen05;
+  else if (!on_some_arch(text))
+    throw instr_error("'" + text + "' is neither a word nor an instruction of any architecture; " + kGrammar);
+  return it;
+}
+
+}  // namespace
+
+CLI::Option* add_instr_option(CLI::App* cmd, std::string& spec, const std::string& all_means,
+                              const std::string& fallback) {
+  // Checked as it is parsed, before anything runs (a GPU command without a GPU included); names
+  // against the architecture later, when it is known. CLI11 puts "--instr: " before the message.
+  const CLI::Validator grammar(
+      [](std::string& text) {
+        try {
+          parse_instr(text);
+          return std::string();
+        } catch (const std::invalid_argument& e) {
+          return std::string(e.what()).substr(std::string("--instr: ").size());
+        }
+      },
+      "SPEC", "instr");
+  return cmd->add_option("--instr", spec,
+                         "all (" + all_means + "), mma, wgmma, tcgen05 (those of a family) or instruction names, "
+                         "comma-separated; default: " + fallback)
+      ->check(grammar);
+}
+
+std::vector<InstrItem> parse_instr(const std::string& spec) {
+  std::vector<InstrItem> items;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = spec.find(',', start);
+    const std::string text = spec.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (text.empty()) throw instr_error("an empty item in '" + spec + "'; " + kGrammar);
+    for (const auto& seen : items)
+      if (seen.text == text) throw instr_error(text + " is given twice");
+    items.push_back(parse_item(text));
+    if (comma == std::string::npos) return items;
+    start = comma + 1;
+  }
+}
+
+tcnum::Instruction find_instr(const std::string& name, int sm) {
+  try {
+    return tcnum::find_instruction(name, sm);
+  } catch (const std::exception& e) {
+    throw instr_error(e.what());
+  }
+}
+
+std::vector<tcnum::Instruction> select_instructions(const std::string& spec, int sm,
+                                                    const std::vector<tcnum::Instruction>& pool) {
+  std::vector<tcnum::Instruction> out;
+  for (const InstrItem& it : parse_instr(spec)) {
+    const std::size_t before = out.size();
+    if (it.name()) out.push_back(find_instr(it.text, sm));
+    for (const auto& in : pool)
+      if (it.all || (it.family && in.family == *it.family)) out.push_back(in);
+    if (out.size() == before)
+      throw instr_error("'" + it.text + "' selects no instruction this command runs on sm_" + std::to_string(sm));
+  }
+  for (std::size_t i = 0; i < out.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (out[i].name == out[j].name) throw instr_error("'" + spec + "' selects " + out[i].name + " twice");
+  return out;
+}
+
+InstrItem one_instr_item(const std::string& spec, const std::string& who) {
+  const auto items = parse_instr(spec);
+  if (items.size() != 1 || items.front().all)
+    throw instr_error(who + " one instruction per dtype: give one family (mma, wgmma, tcgen05) or one instruction name, "
+                      "not '" + spec + "'");
+  return items.front();
+}
+
+}  // namespace numprobe
