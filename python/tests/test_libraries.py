@@ -13,7 +13,7 @@ import pytest
 
 import tcnum
 from conftest import REPO
-from tcnum.libraries import corpus, plans, replay, reveal, tables
+from tcnum.libraries import corpus, cublaslt_log, plans, replay, reveal, tables
 
 LIBRARY_CORPORA = REPO / "corpora" / "h100-libraries"
 
@@ -184,6 +184,23 @@ def test_live_planning_follows_the_kernel_names_and_caches_a_table_lookup_reads(
     # Without the heuristic's split count the rule is wrong and reveal searches the split counts.
     found = tcnum.libraries.live.plan_live(box, a="bf16", b="bf16", out="f32", m=m, n=n, k=k, kernels=kernels)
     assert found.plan is not None and found.plan.source == "revealed" and found.plan.schedule.split_k == 3
+    # cuBLASLt's log of the call (what plan_torch reads on the GPU host) gives the split count too.
+    logged = cublaslt_log.lt_algos([(4, "cublasLtMatmul", "algo=[algoId=66 tile=MATMUL_TILE_64x8 numSplitsK=3 "
+                                     "reductionScheme=REDUCTION_SCHEME_COMPUTE_TYPE] workSpaceSizeInBytes=4096")])
+    assert logged[0]["num_splits_k"] == 3 and logged[0]["algo_id"] == 66 and logged[0]["workspace_bytes"] == 4096
+    found = tcnum.libraries.live.plan_live(box, a="bf16", b="bf16", out="f32", m=m, n=n, k=k, kernels=kernels,
+                                           cublaslt=logged)
+    assert found.plan is not None and found.plan.source == "rule" and found.plan.schedule.split_k == 3
+
+
+def test_the_cublaslt_log_parser_reads_the_recorded_log_sample():
+    """Every matmul line of a cuBLASLt log recorded on the H100 parses to its algorithm."""
+    text = (LIBRARY_CORPORA / "logged-seed5" / "cublaslt-log-sample.txt").read_text()
+    msgs = [(5, "cublasLtMatmul", line) for line in text.splitlines() if "algo=[" in line]
+    algos = cublaslt_log.lt_algos(msgs)
+    assert len(algos) == len(msgs) > 10
+    assert all(isinstance(x["algo_id"], int) and isinstance(x["num_splits_k"], int) for x in algos)
+    assert cublaslt_log.parse_lt_algo("cublasLtMatmul", "no algorithm here") is None
 
 
 def test_the_command_line_replays_and_looks_up(tmp_path, capsys):

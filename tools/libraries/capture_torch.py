@@ -52,6 +52,7 @@ import warnings
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 INPUTS_PY = REPO / "python" / "tcnum" / "libraries" / "inputs.py"
+CUBLASLT_LOG_PY = REPO / "python" / "tcnum" / "libraries" / "cublaslt_log.py"
 FAMILIES = ["mm_f32out", "mm_half", "tf32", "bias", "bmm", "scaled_mm"]
 FAMILY_WEIGHTS = {"mm_f32out": 18, "mm_half": 20, "tf32": 12, "bias": 14, "bmm": 12, "scaled_mm": 24}
 SHAPE_WEIGHTS = {"random": 50, "skinny": 15, "longk": 15, "pow2": 10, "llm": 10}
@@ -69,11 +70,23 @@ def log(msg):
     print(msg, file=sys.stderr, flush=True)
 
 
-def load_inputs_module():
-    spec = importlib.util.spec_from_file_location("tcnum_library_inputs", INPUTS_PY)
+def load_by_path(name, path):
+    """A module of the package by file path: this script runs without tcnum built or installed."""
+    spec = importlib.util.spec_from_file_location(name, path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def load_inputs_module():
+    return load_by_path("tcnum_library_inputs", INPUTS_PY)
+
+
+# cuBLASLt's log (the algo that ran): python/tcnum/libraries/cublaslt_log.py
+LTLOG = load_by_path("tcnum_cublaslt_log", CUBLASLT_LOG_PY)
+LOGGER_CB, LT_LOG_MASK, LT_KV = LTLOG.LOGGER_CB, LTLOG.LT_LOG_MASK, LTLOG.LT_KV
+loaded_libraries, parse_lt_algo, lt_algos = LTLOG.loaded_libraries, LTLOG.parse_lt_algo, LTLOG.lt_algos
+LT_LOG_REEXEC = "TCNUM_CAPTURE_CUBLASLT_ENV"  # set in the environment of a re-executed run
 
 
 # ------------------------------------------------------------------ the generator on the GPU
@@ -280,17 +293,7 @@ def device_info():
     return info
 
 
-def loaded_libraries(prefix):
-    found = []
-    try:
-        with open("/proc/self/maps") as f:
-            for line in f:
-                path = line.split()[-1] if len(line.split()) >= 6 else ""
-                if os.path.basename(path).startswith(prefix) and path not in found:
-                    found.append(path)
-    except OSError:
-        pass
-    return found
+
 
 
 # ------------------------------------------------------------------ cuBLASLt's heuristic (optional)
@@ -465,109 +468,11 @@ class LtHeuristic:
 
 # ------------------------------------------------------------------ cuBLASLt's log (the algo that ran)
 
-LOGGER_CB = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p)
-LT_LOG_MASK = 1 | 2 | 4 | 8 | 16  # error, trace, hints, info, API trace (= CUBLASLT_LOG_LEVEL 5)
-LT_LOG_REEXEC = "TCNUM_CAPTURE_CUBLASLT_ENV"  # set in the environment of a re-executed run
-LT_KV = re.compile(r"(\w+)=((?:\[[^\]]*\])|(?:[^\s\]]+))")
-
-
-class LtLogCapture:
-    """cuBLASLt's logger routed into a Python list through cublasLtLoggerSetCallback. start()
-    clears the list (and, with `toggle`, sets the mask); stop() returns the messages of the window
-    (level, function, message) and switches the mask off again. Messages outside a window are
-    dropped; the logger's own copy of every message goes to /dev/null (cublasLtLoggerSetFile)."""
+class LtLogCapture(LTLOG.LtLogCapture):
+    """The package's log capture (python/tcnum/libraries/cublaslt_log.py), warning through log()."""
 
     def __init__(self, toggle=True):
-        path = (loaded_libraries("libcublasLt.so") or ["libcublasLt.so"])[0]
-        self.library = path
-        self.lib = ctypes.CDLL(path)
-        self.toggle = toggle
-        self.on = False
-        self.msgs = []
-        self.total = 0
-        self.outside = 0  # messages that arrived outside a window
-
-        def cb(level, fn, msg):
-            self.total += 1
-            if self.on:
-                self.msgs.append((int(level), (fn or b"").decode(errors="replace"),
-                                  (msg or b"").decode(errors="replace")))
-            else:
-                self.outside += 1
-
-        self._cb = LOGGER_CB(cb)  # keep a reference for the library's lifetime
-        self.lib.cublasLtLoggerSetCallback.argtypes = [LOGGER_CB]
-        st = self.lib.cublasLtLoggerSetCallback(self._cb)
-        if st != 0:
-            raise RuntimeError(f"cublasLtLoggerSetCallback: status {st}")
-        self.file = "stdout"
-        try:
-            libc = ctypes.CDLL(None)
-            libc.fopen.restype = ctypes.c_void_p
-            libc.fopen.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
-            self._devnull = libc.fopen(b"/dev/null", b"w")
-            self.lib.cublasLtLoggerSetFile.argtypes = [ctypes.c_void_p]
-            if self._devnull and self.lib.cublasLtLoggerSetFile(self._devnull) == 0:
-                self.file = "/dev/null"
-        except (OSError, AttributeError) as exc:
-            log(f"cublasLtLoggerSetFile unusable ({exc!r}): the log also goes to stdout")
-        self.set_toggle(toggle)
-
-    def _mask(self, mask):
-        st = self.lib.cublasLtLoggerSetMask(ctypes.c_int(mask))
-        if st != 0:
-            raise RuntimeError(f"cublasLtLoggerSetMask({mask}): status {st}")
-
-    def set_toggle(self, toggle):
-        self.toggle = toggle
-        self._mask(0 if toggle else LT_LOG_MASK)
-
-    def start(self):
-        self.msgs = []
-        if self.toggle:
-            self._mask(LT_LOG_MASK)
-        self.on = True
-
-    def stop(self):
-        self.on = False
-        if self.toggle:
-            self._mask(0)
-        msgs, self.msgs = self.msgs, []
-        return msgs
-
-
-def parse_lt_algo(fn, msg):
-    """The algorithm of one logged matmul, from the "algo=[...]" of its message, or None."""
-    m = re.search(r"algo=\[([^\]]*)\]", msg)
-    if not m:
-        return None
-    kv = {}
-    for k, v in LT_KV.findall(m.group(1)):
-        kv.setdefault(k, int(v) if re.fullmatch(r"-?\d+", v) else v)
-    out = {"function": fn, "algo_id": kv.get("algoId"), "tile": kv.get("tile"), "stages": kv.get("stages"),
-           "reduction_scheme": kv.get("reductionScheme"), "num_splits_k": kv.get("numSplitsK", 1)}
-    for src, dst in (("customOption", "custom_option"), ("clusterShape", "cluster_shape"),
-                     ("ctaSwizzling", "cta_swizzling")):
-        if src in kv:
-            out[dst] = kv[src]
-    ws = re.search(r"workSpaceSizeInBytes=(\d+)", msg)
-    if ws:
-        out["workspace_bytes"] = int(ws.group(1))
-    out["raw"] = m.group(1)
-    return out
-
-
-def lt_algos(msgs):
-    """The matmuls of one call's log, in order: every message of a function named *Matmul
-    (cublasLtMatmul; cublasLtTSTMatmul where cuBLAS's own API called into cuBLASLt) that holds an
-    "algo=[...]" (the trace message; the API-trace message of the same matmul has none)."""
-    out = []
-    for _level, fn, msg in msgs:
-        if fn.endswith("Matmul"):
-            a = parse_lt_algo(fn, msg)
-            if a is not None:
-                out.append(a)
-    return out
+        super().__init__(toggle, warn=log)
 
 
 def lt_log_selftest(ltlog):

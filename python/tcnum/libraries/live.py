@@ -19,15 +19,21 @@ import pathlib
 
 import numpy as np
 
+from . import cublaslt_log
 from .plans import Unexplained, candidates
 from .reveal import Revealed, reveal
 
 
 def plan_live(black_box, *, a: str, b: str, out: str, m: int, n: int, k: int, kernels: list[str],
-              flags: dict | None = None, heuristic: dict | None = None, budget: int = 3000) -> Revealed:
-    """The plan of black_box(A, B) -> D, searched in the order the kernel names' rule gives."""
+              flags: dict | None = None, heuristic: dict | None = None, cublaslt: list | None = None,
+              budget: int = 3000) -> Revealed:
+    """The plan of black_box(A, B) -> D, searched in the order the kernel names' rule gives;
+    `cublaslt`: the algorithms cuBLASLt logged for the call (cublaslt_log.lt_algos), whose split
+    count and algo id the rule then reads, as it does for recorded calls."""
     call = {"call": "live", "kernels": list(kernels), "a": a, "b": b, "out": out, "m": m, "n": n, "k": k, "flags": dict(flags or {}),
             "bias": None, "heuristic": heuristic, "batch": 1}
+    if cublaslt:
+        call["cublaslt"] = list(cublaslt)
     try:
         plans = candidates(call)
     except Unexplained as e:
@@ -62,9 +68,25 @@ def cache_plan(cache_dir, call: str, *, a: str, b: str, out: str, m: int, n: int
     return path
 
 
+_LOGGER = []
+
+
+def _cublaslt_logger():  # pragma: no cover - needs a GPU
+    """One cuBLASLt log capture per process (its callback stays registered), or None where
+    libcublasLt cannot be loaded: then the plan's split count is searched, not read."""
+    if not _LOGGER:
+        try:
+            _LOGGER.append(cublaslt_log.LtLogCapture(toggle=True))
+        except (OSError, RuntimeError, AttributeError):
+            _LOGGER.append(None)
+    return _LOGGER[0]
+
+
 def plan_torch(fn, *, a: str, b: str, out: str, m: int, n: int, k: int, call: str = "torch", flags: dict | None = None,
                cache_dir=None, budget: int = 3000) -> Revealed:  # pragma: no cover - needs a GPU
-    """On the GPU host: fn(A, B) on CUDA torch tensors; its kernels read by torch.profiler."""
+    """On the GPU host: fn(A, B) on CUDA torch tensors; its kernels read by torch.profiler and the
+    algorithm (split count) its cuBLASLt matmul ran read from cuBLASLt's log, as the recorded
+    calls' rules read it."""
     import torch  # noqa: PLC0415
     from torch.profiler import ProfilerActivity, profile  # noqa: PLC0415
 
@@ -78,13 +100,19 @@ def plan_torch(fn, *, a: str, b: str, out: str, m: int, n: int, k: int, call: st
         d = fn(to_torch(A, a), to_torch(B, b))
         return d.float().cpu().numpy() if out == "f32" else d.cpu().view(torch.int16).numpy().view(np.uint16)
 
-    probe_a = np.ones((m, k), np.float32)
-    probe_b = np.ones((k, n), np.float32)
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        fn(to_torch(probe_a, a), to_torch(probe_b, b))
-        torch.cuda.synchronize()
+    probe_a, probe_b = to_torch(np.ones((m, k), np.float32), a), to_torch(np.ones((k, n), np.float32), b)
+    logger = _cublaslt_logger()
+    if logger is not None:
+        logger.start()
+    try:
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            fn(probe_a, probe_b)
+            torch.cuda.synchronize()
+    finally:
+        logged = cublaslt_log.lt_algos(logger.stop()) if logger is not None else None
     kernels = [e.name for e in prof.events() if e.device_type.name == "CUDA"]
-    found = plan_live(box, a=a, b=b, out=out, m=m, n=n, k=k, kernels=kernels, flags=flags, budget=budget)
+    found = plan_live(box, a=a, b=b, out=out, m=m, n=n, k=k, kernels=kernels, flags=flags, cublaslt=logged,
+                      budget=budget)
     if cache_dir is not None:
         cache_plan(cache_dir, call, a=a, b=b, out=out, m=m, n=n, k=k, flags=flags, kernels=kernels, found=found,
                    device={"gpu": torch.cuda.get_device_name(), "torch": torch.__version__})
