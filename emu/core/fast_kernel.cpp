@@ -1,12 +1,15 @@
-// The fast kernel. One body (fast_kernel_body.inc), written with GCC vector extensions over 16
-// lanes, compiled three times (AVX-512, AVX2, baseline SSE2) and dispatched once at run time. Why this and not Google
-// Highway: the body needs 16-lane int32/float and 16-lane int64/double arithmetic with
-// conversions between them and nothing else; GCC's vector types express exactly that in plain
-// C++ operators, and function-level target attributes give the three builds without a new
-// dependency (docs/benchmarks.md, "Fast path"). The target regions use a mechanism each compiler
-// honours (TCNUM_TARGET_PUSH below: GCC's `#pragma GCC target`, which clang ignores without a
-// word, and clang's `#pragma clang attribute`, as Highway's HWY_PUSH_ATTRIBUTES does), so that
-// "avx512" names AVX-512 code under both; tests/simd/check_zmm.sh checks the objects.
+// The fast kernel's dispatch. One body (fast_kernel_body.inc), written with GCC vector extensions
+// over 16 lanes, compiled three times (AVX-512, AVX2, baseline SSE2), one translation unit per
+// build (fast_kernel_avx512.cpp, fast_kernel_avx2.cpp, fast_kernel_baseline.cpp, so that they
+// compile in parallel, as Highway compiles one SIMD source per target), and chosen here once at
+// run time. Why this and not Google Highway: the body needs 16-lane int32/float and 16-lane
+// int64/double arithmetic with conversions between them and nothing else; GCC's vector types
+// express exactly that in plain C++ operators, and function-level target attributes give the
+// three builds without a new dependency (docs/benchmarks.md, "Fast path"). The target regions
+// use a mechanism each compiler honours (TCNUM_TARGET_PUSH in fast_kernel_target.hpp: GCC's
+// `#pragma GCC target`, which clang ignores without a word, and clang's `#pragma clang
+// attribute`, as Highway's HWY_PUSH_ATTRIBUTES does), so that "avx512" names AVX-512 code under
+// both; tests/simd/check_zmm.sh checks the objects.
 // Off x86 (aarch64) only the portable build exists, named "portable": GCC's vector extensions
 // lower it to the target's own vectors (NEON on aarch64).
 //
@@ -26,97 +29,20 @@
 // A lane whose block holds a NaN/Inf, whose result would be subnormal or overflow, or (with
 // IEEE -0 rules) whose block holds no nonzero term is reported back and recomputed by the
 // reference datapath.
-#include "fast_kernel.hpp"
-
-#include <algorithm>
-#include <bit>
-#include <cstdlib>
-#include <cstring>
-#include <string_view>
-#include <utility>
-
-#if defined(__x86_64__) || defined(__i386__)
-#define TCNUM_KERNEL_X86 1
-#include <immintrin.h>
-#else
-#define TCNUM_KERNEL_X86 0
-#endif
-
-// Every function defined between TCNUM_TARGET_PUSH(features) and TCNUM_TARGET_POP is compiled
-// for those instruction-set features: GCC's pragma covers all code in the region; clang's
-// attribute every function declared in it, lambdas too (else the AVX-512 intrinsics that they
-// reach would not compile); tests/simd/check_zmm.sh checks the registers each build uses.
-#define TCNUM_PRAGMA(text) _Pragma(#text)
-#if defined(__clang__)
-#define TCNUM_TARGET_PUSH(features) \
-  TCNUM_PRAGMA(clang attribute push(__attribute__((target(features))), apply_to = function))
-#define TCNUM_TARGET_POP TCNUM_PRAGMA(clang attribute pop)
-#else
-#define TCNUM_TARGET_PUSH(features) TCNUM_PRAGMA(GCC push_options) TCNUM_PRAGMA(GCC target(features))
-#define TCNUM_TARGET_POP TCNUM_PRAGMA(GCC pop_options)
-#endif
+#include "fast_kernel_target.hpp"
 
 namespace tcnum::detail {
 namespace {
 
 #if TCNUM_KERNEL_X86
-TCNUM_TARGET_PUSH("avx512f,avx512dq,avx512bw,avx512vl,avx512cd,avx2,fma,bmi,bmi2")
-namespace avx512 {
-// Embedded rounding (AVX-512F: int32 -> fp32 with RZ, fp32 <-> f16) rounds a block in a few
-// instructions; masked loads fetch a single element's operands, permutes pick its lanes.
-#define TCNUM_KERNEL_EMBEDDED_ROUNDING 1
-#define TCNUM_KERNEL_MASKED_LOAD 1
-#define TCNUM_KERNEL_LANE_PERMUTE 1
-// The common block layouts (8, 16, 32 products; one or two blocks) as compile-time shapes: here only, where the
-// speed is measured, to keep the build short.
-#define TCNUM_KERNEL_SHAPES 1
-#include "fast_kernel_body.inc"
-#undef TCNUM_KERNEL_EMBEDDED_ROUNDING
-#undef TCNUM_KERNEL_MASKED_LOAD
-#undef TCNUM_KERNEL_LANE_PERMUTE
-#undef TCNUM_KERNEL_SHAPES
-}  // namespace avx512
-TCNUM_TARGET_POP
-
-TCNUM_TARGET_PUSH("avx2,fma,bmi,bmi2")
-namespace avx2 {
-#define TCNUM_KERNEL_EMBEDDED_ROUNDING 0
-#define TCNUM_KERNEL_MASKED_LOAD 0
-#define TCNUM_KERNEL_LANE_PERMUTE 0
-#define TCNUM_KERNEL_SHAPES 0
-#include "fast_kernel_body.inc"
-#undef TCNUM_KERNEL_EMBEDDED_ROUNDING
-#undef TCNUM_KERNEL_MASKED_LOAD
-#undef TCNUM_KERNEL_LANE_PERMUTE
-#undef TCNUM_KERNEL_SHAPES
-}  // namespace avx2
-TCNUM_TARGET_POP
-#endif  // TCNUM_KERNEL_X86
-
-namespace baseline {
-#define TCNUM_KERNEL_EMBEDDED_ROUNDING 0
-#define TCNUM_KERNEL_MASKED_LOAD 0
-#define TCNUM_KERNEL_LANE_PERMUTE 0
-#define TCNUM_KERNEL_SHAPES 0
-#include "fast_kernel_body.inc"
-#undef TCNUM_KERNEL_EMBEDDED_ROUNDING
-#undef TCNUM_KERNEL_MASKED_LOAD
-#undef TCNUM_KERNEL_LANE_PERMUTE
-#undef TCNUM_KERNEL_SHAPES
-}  // namespace baseline
-
-#if TCNUM_KERNEL_X86
-const KernelSet kAvx512{"avx512", avx512::gemm_chain, avx512::batch_step, avx512::prepare_planes, avx512::element_for};
-const KernelSet kAvx2{"avx2", avx2::gemm_chain, avx2::batch_step, avx2::prepare_planes, avx2::element_for};
-const KernelSet kBaseline{"baseline", baseline::gemm_chain, baseline::batch_step, baseline::prepare_planes, baseline::element_for};
 const KernelSet& best_available() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512cd"))
-    return kAvx512;
+    return avx512_kernels();
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi2"))
-    return kAvx2;
-  return kBaseline;
+    return avx2_kernels();
+  return baseline_kernels();
 }
 
 const KernelSet& choose() {
@@ -124,14 +50,13 @@ const KernelSet& choose() {
   const char* cap = std::getenv("TCNUM_SIMD");
   if (!cap) return best;
   const std::string_view want(cap);
-  if (want == "baseline" || want == "scalar") return kBaseline;
-  if (want == "avx2" && &best == &kAvx512) return kAvx2;
+  if (want == "baseline" || want == "scalar") return baseline_kernels();
+  if (want == "avx2" && &best == &avx512_kernels()) return avx2_kernels();
   return best;
 }
-#else   // one build for every CPU of the architecture: nothing to dispatch, TCNUM_SIMD changes nothing
-const KernelSet kPortable{"portable", baseline::gemm_chain, baseline::batch_step, baseline::prepare_planes, baseline::element_for};
-const KernelSet& best_available() { return kPortable; }
-const KernelSet& choose() { return kPortable; }
+#else   // one build for every CPU of the architecture ("portable"): nothing to dispatch, TCNUM_SIMD changes nothing
+const KernelSet& best_available() { return baseline_kernels(); }
+const KernelSet& choose() { return baseline_kernels(); }
 #endif
 
 }  // namespace

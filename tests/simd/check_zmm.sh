@@ -2,12 +2,21 @@
 # The fast kernel's x86 builds are what simd_path() calls them, under the compiler that built
 # them: the functions of namespace avx512 use zmm registers, those of avx2 ymm and no zmm, those
 # of baseline neither. (clang once ignored the GCC-only target pragma and built "avx512" as SSE.)
-#   tests/simd/check_zmm.sh OBJDUMP ARCHIVE_OR_OBJECT   (ctest: FastKernel.simd_builds_use_their_registers)
+# The builds are one object each (emu/core/fast_kernel_{avx512,avx2,baseline}.cpp): give the
+# library's archive, or the three objects.
+#   tests/simd/check_zmm.sh OBJDUMP ARCHIVE_OR_OBJECT...   (ctest: FastKernel.simd_builds_use_their_registers)
 set -eu
-objdump=$1 file=$2
-[ -r "$file" ] || { echo "check_zmm: cannot read $file" >&2; exit 2; }
-"$objdump" -d --no-show-raw-insn "$file" > "${TMPDIR:-/tmp}/check_zmm.$$" ||
-  { echo "check_zmm: $objdump -d $file failed" >&2; rm -f "${TMPDIR:-/tmp}/check_zmm.$$"; exit 2; }
+objdump=$1
+shift
+[ $# -gt 0 ] || { echo "usage: check_zmm.sh OBJDUMP ARCHIVE_OR_OBJECT..." >&2; exit 2; }
+file="$*"
+dump="${TMPDIR:-/tmp}/check_zmm.$$"
+: > "$dump"
+for f in "$@"; do
+  [ -r "$f" ] || { echo "check_zmm: cannot read $f" >&2; rm -f "$dump"; exit 2; }
+  "$objdump" -d --no-show-raw-insn "$f" >> "$dump" ||
+    { echo "check_zmm: $objdump -d $f failed" >&2; rm -f "$dump"; exit 2; }
+done
 # Count per namespace (mangled as 6avx512, 4avx2, 8baseline inside tcnum::detail's anonymous
 # namespace) the instructions that name a zmm or a ymm register.
 counts=$(awk '
@@ -18,8 +27,8 @@ counts=$(awk '
     next }
   ns != "" && /%zmm/ { zmm[ns]++ }
   ns != "" && /%ymm/ { ymm[ns]++ }
-  END { for (n in fns) printf "%s %d %d %d\n", n, fns[n], zmm[n], ymm[n] }' "${TMPDIR:-/tmp}/check_zmm.$$")
-rm -f "${TMPDIR:-/tmp}/check_zmm.$$"
+  END { for (n in fns) printf "%s %d %d %d\n", n, fns[n], zmm[n], ymm[n] }' "$dump")
+rm -f "$dump"
 echo "namespace functions zmm-instructions ymm-instructions:"
 echo "$counts"
 status=0
