@@ -860,7 +860,7 @@ TEST(RevealCli, BadInputEndsWithExitTwoAndAClearMessage) {
       {kRevealBf16 + " --k 64", "--backend emu needs --hidden"},
       {kRevealBf16 + " --k 0 --hidden " + good, "--k"},
       {kRevealBf16 + " --m 100000 --k 64 --hidden " + good, "--m"},
-      {kRevealBf16 + " --m 4096 --n 4096 --k 1000 --hidden " + good, "too large to search"},
+      {"reveal --instr mma.m16n8k16.f32.bf16.bf16.f32 --m 4096 --n 4096 --k 1000 --hidden " + good, "too large to search"},
       {kRevealBf16 + " --k 64 --max-split 0 --hidden " + good, "--max-split"},
       {"reveal --instr mma.m16n8k16.f32.bf16.bf16.f32 --k 64 --backend cublaslt --hidden " + good,
        "'cublaslt' is not a black box of this build"},

@@ -94,6 +94,7 @@ int run_reveal(const RevealCliOptions& o) {
   check_sizes(o);
   const ModelChoice mc = choose_model(o.arch, o.model_file);
   const tcnum::Instruction in = tcnum::find_instruction(o.instr, mc.sm);
+  if (in.block_scaled()) throw std::invalid_argument(in.name + " is block-scaled: reveal takes no scale tensors");
   const tcnum::GemmBlackBox box = make_black_box(o, mc.model, in);
   tcnum::RevealOptions opt;
   opt.max_split = o.max_split;
