@@ -128,13 +128,13 @@ void expect_same_bits(const Instruction& in, int k, const Schedule& a, const Sch
 }
 
 TEST(Reveal, RecoversRandomHiddenSchedules) {
-  const char* names[] = {"mma.m16n8k16.f32.bf16.bf16.f32", "mma.m16n8k8.f32.tf32.tf32.f32",
-                         "wgmma.m64n8k32.f32.e4m3.e4m3", "mma.m16n8k16.f16.f16.f16.f16"};
+  const char* names[] = {"mma.m16n8k16.f32.bf16.bf16.f32", "mma.m16n8k8.f32.tf32.tf32.f32", "wgmma.m64n8k32.f32.e4m3.e4m3",
+                         "mma.m16n8k16.f16.f16.f16.f16", "mma.m16n8k8.f32.bf16.bf16.f32"};
   std::mt19937_64 rng(21);
   int split_found = 0;
-  for (int trial = 0; trial < 16; ++trial) {
-    const Instruction in = find_instruction(names[trial % 4], 90);
-    const int k = in.k + static_cast<int>(rng() % 400);
+  for (int trial = 0; trial < 40; ++trial) {
+    const Instruction in = find_instruction(names[trial % 5], 90);
+    const int k = in.k + static_cast<int>(rng() % 1200);
     const Schedule hidden = draw_hidden(rng, in, k);
     const std::string what = in.name + " K = " + std::to_string(k) + " hidden " + schedule_to_json(hidden);
     RevealOptions opt;
@@ -147,7 +147,7 @@ TEST(Reveal, RecoversRandomHiddenSchedules) {
     expect_same_bits(in, k, hidden, *r.schedule, what + ", found " + schedule_to_json(*r.schedule));
     split_found += resolve_schedule(*r.schedule, in, k).slices.size() > 1;
   }
-  EXPECT_GE(split_found, 8);  // the draws are not mostly the default
+  EXPECT_GE(split_found, 20);  // the draws are not mostly the default
 }
 
 TEST(Reveal, TheDefaultIsTheFirstCandidate) {
