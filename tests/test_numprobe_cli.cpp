@@ -857,6 +857,7 @@ TEST(RevealCli, BadInputEndsWithExitTwoAndAClearMessage) {
       {kRevealBf16 + " --k 64 --hidden " + write_file("negative.json", R"({"split_k": -3})"), "split_k"},
       {kRevealBf16 + " --k 64 --hidden " + write_file("too_many.json", R"({"split_k": 9})"), "split_k = 9 must be in 1..steps"},
       {kRevealBf16 + " --k 64 --hidden /nonexistent/h.json", "cannot read '/nonexistent/h.json'"},
+      {kRevealBf16 + " --k 64 --hidden /dev/zero", "--hidden /dev/zero: over 1 MiB: not a schedule"},
       {kRevealBf16 + " --k 64", "--backend emu needs --hidden"},
       {kRevealBf16 + " --k 0 --hidden " + good, "--k"},
       {kRevealBf16 + " --m 100000 --k 64 --hidden " + good, "--m"},

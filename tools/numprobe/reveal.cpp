@@ -29,10 +29,10 @@ struct RevealCliOptions {
 
 std::string read_schedule_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::invalid_argument("--hidden: cannot read '" + path + "'");
+  if (!f) throw std::invalid_argument("cannot read '" + path + "'");
   std::string text(static_cast<std::size_t>(kMaxScheduleBytes) + 1, '\0');
   f.read(text.data(), kMaxScheduleBytes + 1);
-  if (f.gcount() > kMaxScheduleBytes) throw std::invalid_argument("--hidden: '" + path + "' is over 1 MiB: not a schedule");
+  if (f.gcount() > kMaxScheduleBytes) throw std::invalid_argument("over 1 MiB: not a schedule");
   text.resize(static_cast<std::size_t>(f.gcount()));
   return text;
 }
