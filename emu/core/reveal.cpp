@@ -5,6 +5,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "tcnum/core/format.hpp"
 #include "tcnum/core/gemm.hpp"
@@ -100,17 +101,32 @@ std::optional<Schedule> schedule_of(const Choice& c, const Instruction& in, int 
   }
 }
 
-// What a schedule computes for K, as one key: every slice's k-steps, the reduction, the tf32 rounding.
-std::vector<int> behaviour(const Schedule& s, const Instruction& in, int k) {
-  const ResolvedSchedule r = resolve_schedule(s, in, k);
-  std::vector<int> key{static_cast<int>(s.tf32_operands)};
-  for (const auto& slice : r.slices) {
-    key.push_back(-1);
-    for (const KStep& step : slice) key.insert(key.end(), {step.begin, step.length});
+// A 128-bit digest of a sequence of ints (two independent 64-bit hashes): candidates are told
+// apart by it in memory independent of K. A collision would drop a candidate (reveal would then
+// say "none fits" where one does), with a chance of about 2^-128 per pair.
+struct Digest {
+  std::uint64_t h1 = 0xcbf29ce484222325ULL, h2 = 0x9E3779B97F4A7C15ULL;
+  void add(int v) {
+    const auto x = static_cast<std::uint64_t>(static_cast<std::uint32_t>(v));
+    h1 = (h1 ^ x) * 0x100000001b3ULL;  // FNV-1a over whole ints
+    h2 = (h2 + x + 1) * 0xBF58476D1CE4E5B9ULL;
+    h2 ^= h2 >> 31;
   }
-  key.push_back(-2);
-  key.insert(key.end(), r.reduction_program.begin(), r.reduction_program.end());
-  return key;
+  auto key() const { return std::pair(h1, h2); }
+};
+
+// What a schedule computes for K: every slice's k-steps in order, the reduction, the tf32 rounding.
+std::pair<std::uint64_t, std::uint64_t> behaviour(const Schedule& s, const Instruction& in, int k) {
+  const ResolvedSchedule r = resolve_schedule(s, in, k);
+  Digest d;
+  d.add(static_cast<int>(s.tf32_operands));
+  for (const auto& slice : r.slices) {
+    d.add(-1);
+    for (const KStep& step : slice) d.add(step.begin), d.add(step.length);
+  }
+  d.add(-2);
+  for (const int op : r.reduction_program) d.add(op);
+  return d.key();
 }
 
 // One input set and the black box's answer on it.
@@ -178,7 +194,7 @@ std::vector<Schedule> reveal_candidates(const Instruction& in, int k, int max_sp
   if (k < 1) fail("K must be at least 1, got " + std::to_string(k));
   if (max_split < 1 || max_split > kMaxSplit) fail("max_split must be within 1..256");
   std::vector<Schedule> out;
-  std::set<std::vector<int>> seen;
+  std::set<std::pair<std::uint64_t, std::uint64_t>> seen;
   for (const Choice& c : choices(in, max_split)) {
     const auto s = schedule_of(c, in, k);
     if (s && seen.insert(behaviour(*s, in, k)).second) out.push_back(*s);
