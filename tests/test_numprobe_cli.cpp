@@ -999,4 +999,76 @@ TEST(OutputCli, ChainWritesNoPerTrialFileWhenOnlyASummaryIsAskedFor) {
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_TRUE(exists(dir + "/chain.csv"));
   std::filesystem::remove_all(dir);
+// numprobe reveal: 0 with the schedule found as JSON on stdout, 1 when nothing in the language
+// fits, 2 on bad input — each with a clear message.
+const std::string kRevealBf16 = "reveal --instr mma.m16n8k16.f32.bf16.bf16.f32 --m 4 --n 4 --max-split 4 --backend emu";
+
+TEST(RevealCli, AHiddenScheduleIsFoundAndPrintedAsScheduleJson) {
+  const std::string hidden = write_file("hidden.json", R"({"split_k": 3, "slice_rule": "whole_tiles", "tile_k": 32})");
+  const std::string report = temp_path("reveal_report.json");
+  const auto r = numprobe(kRevealBf16 + " --k 200 --hidden " + hidden + " --json " + report, false);
+  ASSERT_EQ(r.status, 0) << r.output;
+  ASSERT_FALSE(r.output.empty());
+  EXPECT_EQ(r.output.front(), '{') << r.output;  // stdout: the schedule JSON alone, one line
+  EXPECT_EQ(r.output.find('\n'), r.output.size() - 1) << r.output;
+  EXPECT_NE(r.output.find("\"version\":1"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("\"split_k\":3"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("\"tile_k\":32"), std::string::npos) << r.output;
+  // The found schedule is a valid --hidden file itself: revealing it again finds it at once.
+  const std::string again = write_file("again.json", r.output);
+  EXPECT_EQ(numprobe(kRevealBf16 + " --k 200 --hidden " + again, false).output, r.output);
+  const std::string text = read_file(report);
+  EXPECT_NE(text.find("\"found\": true"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"best_matched\": 64"), std::string::npos) << text;
+}
+
+TEST(RevealCli, AScheduleOutsideTheSearchedLanguageIsReportedWithExitOne) {
+  // Partials rounded to bf16 before the reduction: no candidate does that.
+  const std::string hidden = write_file("outside.json", R"({"split_k": 2, "partial_format": "bf16"})");
+  const auto r = numprobe(kRevealBf16 + " --k 200 --hidden " + hidden);
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("no schedule in the language fits: the best of "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(" of 64 output elements"), std::string::npos) << r.output;
+}
+
+TEST(RevealCli, BadInputEndsWithExitTwoAndAClearMessage) {
+  const std::string good = write_file("good_hidden.json", R"({"split_k": 2})");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"reveal --instr mma.m16n8k99.f32.bf16.bf16.f32 --k 64 --hidden " + good, "is not available on sm_90"},
+      {kRevealBf16 + " --k 64 --hidden " + write_file("unknown_key.json", R"({"split": 2})"), "unknown key \"split\""},
+      {kRevealBf16 + " --k 64 --hidden " + write_file("truncated.json", R"({"split_k": )"), "--hidden"},
+      {kRevealBf16 + " --k 64 --hidden " + write_file("negative.json", R"({"split_k": -3})"), "split_k"},
+      {kRevealBf16 + " --k 64 --hidden " + write_file("too_many.json", R"({"split_k": 9})"), "split_k = 9 must be in 1..steps"},
+      {kRevealBf16 + " --k 64 --hidden /nonexistent/h.json", "cannot read '/nonexistent/h.json'"},
+      {kRevealBf16 + " --k 64 --hidden /dev/zero", "--hidden /dev/zero: over 1 MiB: not a schedule"},
+      {kRevealBf16 + " --k 64", "--backend emu needs --hidden"},
+      {kRevealBf16 + " --k 0 --hidden " + good, "--k"},
+      {kRevealBf16 + " --m 100000 --k 64 --hidden " + good, "--m"},
+      {"reveal --instr mma.m16n8k16.f32.bf16.bf16.f32 --m 4096 --n 4096 --k 1000 --hidden " + good, "too large to search"},
+      {kRevealBf16 + " --k 64 --max-split 0 --hidden " + good, "--max-split"},
+      {"reveal --instr mma.m16n8k16.f32.bf16.bf16.f32 --k 64 --backend cublaslt --hidden " + good,
+       "'cublaslt' is not a black box of this build"},
+      {"reveal --arch sm_120 --instr mma.m16n8k64.kind::mxf4.block_scale.scale_vec::2X.f32.e2m1.e2m1.f32.ue8m0 --k 64 "
+       "--hidden " + good, "block-scaled"},
+      {"reveal --k 64 --hidden " + good, "--instr is required"},
+  };
+  for (const auto& [args, message] : cases) {
+    const auto r = numprobe(args);
+    EXPECT_EQ(r.status, 2) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << args << "\n" << r.output;
+  }
+}
+
+TEST(RevealCli, TheHelpsFirstExampleRunsAsPrinted) {
+  const auto help = numprobe("reveal --help");
+  EXPECT_EQ(help.status, 0);
+  const std::string echo = R"(echo '{"split_k": 3, "slice_rule": "whole_tiles", "tile_k": 64}' > hidden.json)";
+  const std::string example = "reveal --instr mma.m16n8k16.f32.bf16.bf16.f32 --k 1000 --backend emu --hidden hidden.json";
+  ASSERT_NE(help.output.find(echo), std::string::npos) << help.output;
+  ASSERT_NE(help.output.find("numprobe " + example), std::string::npos) << help.output;
+  const std::string dir = temp_path("reveal_example");
+  std::filesystem::create_directories(dir);
+  const auto r = shell("cd " + dir + " && " + echo + " && " + TCNUM_NUMPROBE + " " + example + " 2>/dev/null");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("\"slice_rule\":\"whole_tiles\",\"split_k\":3,"), std::string::npos) << r.output;
 }

@@ -15,6 +15,8 @@
 #include "tcnum/core/dot.hpp"
 #include "tcnum/core/schedule.hpp"
 #include "tcnum/core/gemm.hpp"
+#include "tcnum/core/library_inputs.hpp"
+#include "tcnum/core/reveal.hpp"
 #include "tcnum/core/plan.hpp"
 #include "tcnum/core/corpus.hpp"
 #include "tcnum/core/matrix_view.hpp"

@@ -17,5 +17,6 @@ void register_check(CLI::App& app, Status& status);
 void register_discover(CLI::App& app, Status& status);
 void register_fit(CLI::App& app, Status& status);
 void register_fuzz(CLI::App& app, Status& status);  // numprobe fuzz and fuzz merge (no MPFR needed)
+void register_reveal(CLI::App& app, Status& status);  // a black-box GEMM's schedule (no MPFR needed)
 
 }  // namespace numprobe

@@ -16,7 +16,8 @@ int main(int argc, char** argv) {
       "  numprobe replay corpora/h100/*/*.tcc.gz\n"
       "  numprobe list --arch sm_90\n"
       "  numprobe record --instr all --dist all --cases 2000 --seed 1 --out h100.tcc.gz   (GPU)\n"
-      "  numprobe check --cases 2000   (GPU: device vs emulator table)\n");
+      "  numprobe check --cases 2000   (GPU: device vs emulator table)\n"
+      "  numprobe reveal --instr mma.m16n8k16.f32.bf16.bf16.f32 --k 1000 --backend emu --hidden hidden.json\n");
   app.require_subcommand(0, 1);
   app.set_version_flag("--version", [] {
     std::string text = numprobe::version_text();
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
   numprobe::register_replay(app, status);
   numprobe::register_list(app, status);
   numprobe::register_fuzz(app, status);
+  numprobe::register_reveal(app, status);
 #ifdef TCNUM_HAVE_MPFR  // the commands built on the reference, characterisation and study layers
   numprobe::register_chain(app, status);
   numprobe::register_record(app, status);
