@@ -999,6 +999,8 @@ TEST(OutputCli, ChainWritesNoPerTrialFileWhenOnlyASummaryIsAskedFor) {
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_TRUE(exists(dir + "/chain.csv"));
   std::filesystem::remove_all(dir);
+}
+
 // numprobe reveal: 0 with the schedule found as JSON on stdout, 1 when nothing in the language
 // fits, 2 on bad input — each with a clear message.
 const std::string kRevealBf16 = "reveal --instr mma.m16n8k16.f32.bf16.bf16.f32 --m 4 --n 4 --max-split 4 --backend emu";
