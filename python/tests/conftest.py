@@ -1,3 +1,4 @@
+import importlib.util
 import pathlib
 
 import pytest
@@ -7,6 +8,14 @@ import tcnum.pytest_plugin
 pytest_plugins = ["pytester"]  # test_strategies.py runs the plugin in a pytest of its own
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
+
+
+def load_tool(name: str):
+    """tools/libraries/<name>.py as a module (the library tools are scripts, not a package)."""
+    spec = importlib.util.spec_from_file_location(name, REPO / "tools" / "libraries" / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 @pytest.fixture(scope="session")

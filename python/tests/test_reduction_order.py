@@ -1,25 +1,15 @@
 """The designed-input reading of a reduction order (tools/libraries/capture_reduction_order.py and
 reduction_tree_from_pairs.py) recovers summation trees hidden in CPU black boxes."""
 
-import importlib.util
-import pathlib
 import random
 
 import numpy as np
 import pytest
 
-TOOLS = pathlib.Path(__file__).resolve().parents[2] / "tools" / "libraries"
+from conftest import load_tool
 
-
-def _tool(name):
-    spec = importlib.util.spec_from_file_location(name, TOOLS / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-capture = _tool("capture_reduction_order")
-reading = _tool("reduction_tree_from_pairs")
+capture = load_tool("capture_reduction_order")
+reading = load_tool("reduction_tree_from_pairs")
 TILE = 4
 
 

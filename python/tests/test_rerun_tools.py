@@ -1,25 +1,16 @@
 """The GPU re-run tools' CPU-side pieces (tools/libraries/rerun.py, capture_xla_ptx.py): corpus
 references and what is read from XLA's dumped IR."""
 
-import importlib.util
 import pathlib
 
 import pytest
 
-from conftest import REPO
-
-TOOLS = REPO / "tools" / "libraries"
+from conftest import REPO, load_tool
 
 
-def _tool(name):
-    spec = importlib.util.spec_from_file_location(name, TOOLS / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
-
-rerun = _tool("rerun")
-xla_ptx = _tool("capture_xla_ptx")
+rerun = load_tool("rerun")
+xla_ptx = load_tool("capture_xla_ptx")
 CORPUS = REPO / "corpora" / "h100-libraries" / "triton-jax-seed3" / "jax.jsonl.gz"
 
 
