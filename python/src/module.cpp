@@ -40,6 +40,8 @@ nb::dict instruction_dict(const Instruction& in) {
   d["d"] = std::string(name_of(in.d_type));
   d["min_sm"] = in.min_sm;
   d["max_sm"] = in.max_sm;
+  d["scale_block"] = in.scale_block;
+  d["scale_type"] = in.block_scaled() ? std::string(name_of(in.scale_type)) : std::string();
   return d;
 }
 
@@ -92,8 +94,11 @@ ArrayOut mma_tiles_bits(const Model& model, const std::string& name, const BitsI
 // c: none = +0 everywhere (made here, saving Python an M×N array of zeros and its widening).
 ArrayOut gemm_bits(const Model& model, const std::string& name, const BitsIn& a, const BitsIn& b,
                    const std::optional<BitsIn>& c, int m, int n, int k, const std::vector<int>& k_order, int split_k,
-                   int threads, const std::string& schedule_json) {
+                   int threads, const std::string& schedule_json, const std::optional<BitsIn>& scale_a,
+                   const std::optional<BitsIn>& scale_b) {
   const Instruction in = find_instruction(name, model.sm);
+  if (scale_a.has_value() != scale_b.has_value())
+    throw std::invalid_argument("tcnum.gemm(" + in.name + "): give both scale_a and scale_b, or neither");
   const std::vector<std::uint32_t> av = widen(a, "a"), bv = widen(b, "b");
   const std::vector<std::uint32_t> cv =
       c ? widen(*c, "c")
@@ -107,7 +112,12 @@ ArrayOut gemm_bits(const Model& model, const std::string& name, const BitsIn& a,
   std::vector<std::uint32_t> d;
   {
     nb::gil_scoped_release unlocked;
-    d = gemm(model, in, m, n, k, av, bv, cv, opt);
+    if (scale_a) {
+      const BlockScales scales{widen(*scale_a, "scale_a"), widen(*scale_b, "scale_b")};
+      d = gemm(model, in, m, n, k, av, bv, cv, scales, opt);
+    } else {
+      d = gemm(model, in, m, n, k, av, bv, cv, opt);
+    }
   }
   return storage_array(std::move(d), in.d_type, {static_cast<std::size_t>(m), static_cast<std::size_t>(n)});
 }
@@ -251,7 +261,7 @@ NB_MODULE(_tcnum, m) {
         nb::arg("tiles"));
   m.def("gemm", &gemm_bits, nb::arg("model"), nb::arg("instruction"), nb::arg("a"), nb::arg("b"), nb::arg("c").none(),
         nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("k_order"), nb::arg("split_k"), nb::arg("threads"),
-        nb::arg("schedule_json") = "");
+        nb::arg("schedule_json") = "", nb::arg("scale_a").none() = nb::none(), nb::arg("scale_b").none() = nb::none());
   m.def("gemm_epilogue", &gemm_epilogue_bits, nb::arg("model"), nb::arg("instruction"), nb::arg("a"), nb::arg("b"),
         nb::arg("c").none(), nb::arg("c_format"), nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("k_order"),
         nb::arg("split_k"), nb::arg("threads"), nb::arg("schedule_json"), nb::arg("alpha"), nb::arg("beta"),

@@ -13,7 +13,8 @@ from . import _tcnum
 @dataclasses.dataclass(frozen=True)
 class Instruction:
     """One catalog instruction, by its PTX name (without .sync.aligned and layouts).
-    a, b, c, d: the operands' formats; D = C + A·B with A m×k, B k×n."""
+    a, b, c, d: the operands' formats; D = C + A·B with A m×k, B k×n; block-scaled instructions
+    also scale_block and scale_type (their scales: tcnum.gemm's scale_a, scale_b)."""
 
     name: str
     family: str  # "mma", "wgmma" or "tcgen05"
@@ -26,6 +27,8 @@ class Instruction:
     d: str
     min_sm: int
     max_sm: int
+    scale_block: int = 0  # block-scaled: K elements per scale (scale_A[i][k // scale_block]); 0 = none
+    scale_type: str = ""  # "ue8m0" or "ue4m3" where block-scaled
 
     def __str__(self) -> str:
         return self.name
@@ -101,7 +104,7 @@ def _default(a: str, b: str, d: str, arch: int, c: str | None) -> Instruction:
     ins = Instruction(**_tcnum.default_instruction(a, b, d, c, arch))
     if "block_scale" in ins.name:
         raise ValueError(f"{ins.name}: on sm_{arch} only block-scaled instructions take A {a}, B {b} with D {d}; "
-                         "their scales cannot be passed from Python")
+                         "give the instruction (instr=) and its scales (tcnum.gemm's scale_a, scale_b)")
     return ins
 
 

@@ -141,9 +141,30 @@ def _over_batch(one, a_bits, b_bits, c_bits, batch: tuple, d_dtype):
     return d_bits
 
 
+def _scale_bits(ins, scale_a, scale_b, m: int, n: int, k: int, epilogue: bool, batch) -> tuple:
+    """The block scales as raw bits, checked against the instruction and the shapes (or (None, None))."""
+    if scale_a is None and scale_b is None:
+        return None, None
+    if not ins.scale_block:
+        raise ValueError(f"{ins.name} is not block-scaled: it takes no scale_a/scale_b")
+    if scale_a is None or scale_b is None:
+        raise ValueError("give both scale_a and scale_b, or neither")
+    if epilogue or batch:
+        raise ValueError("block scales are taken by a plain gemm of one A and one B (no epilogue, no batch axes)")
+    ks = k // ins.scale_block
+    out = []
+    for x, what, shape in ((scale_a, "scale_a", (m, ks)), (scale_b, "scale_b", (ks, n))):
+        bits, _ = as_bits(x, what, ins.scale_type)
+        if bits.shape != shape:
+            raise ValueError(f"{what} must be {shape[0]}×{shape[1]} {ins.scale_type} scales (M×(K/{ins.scale_block}) for "
+                             f"scale_a, (K/{ins.scale_block})×N for scale_b), got shape {bits.shape}")
+        out.append(bits)
+    return tuple(out)
+
+
 def gemm(a, b, c=None, *, instr=None, arch="sm_90", k_order=None, split_k=1, schedule=None, threads=None,
          model=None, alpha=None, beta=None, bias=None, activation=None, out_dtype=None, fused=True,
-         rounding="nearest_even", satfinite=True):
+         rounding="nearest_even", satfinite=True, scale_a=None, scale_b=None):
     """D = C + A·B computed bit for bit as a kernel made of one MMA instruction would, then,
     optionally, the epilogue of tcnum::gemm_with_epilogue (tcnum/core/epilogue.hpp).
 
@@ -170,6 +191,9 @@ def gemm(a, b, c=None, *, instr=None, arch="sm_90", k_order=None, split_k=1, sch
     bias: shape (N,) or (1, N) per column, (M, 1) per row (as numpy broadcasts it against D),
     of float32 or a narrower float format (widened exactly). alpha and beta are rounded to
     binary32 once, as a kernel's float parameters.
+    scale_a, scale_b: a block-scaled instruction's scales (instr= names it), M×(K/scale_block)
+    and (K/scale_block)×N, of ml_dtypes.float8_e8m0fnu (ue8m0) or raw uint8 bits (ue4m3, ue8m0):
+    scale_A[i][k // scale_block] multiplies A[i][k], scale_B[k // scale_block][j] B[k][j] (PTX ISA).
     Returns a GemmResult (an ndarray of D's dtype) naming the instruction used.
     """
     sched = as_schedule(schedule)
@@ -230,6 +254,7 @@ def gemm(a, b, c=None, *, instr=None, arch="sm_90", k_order=None, split_k=1, sch
     nthreads = 0 if threads is None else int(threads)
     sched_json = "" if sched is None else sched.to_json()
     if epilogue:
+        _scale_bits(ins, scale_a, scale_b, m, n, k, epilogue, batch)  # refused with an epilogue
         out = ins.d if out_dtype is None else _out_format(out_dtype)
         tail = _epilogue_arguments(c_format, alpha, beta, bias, activation, fused, rounding, satfinite, out, m, n)
 
@@ -238,9 +263,10 @@ def gemm(a, b, c=None, *, instr=None, arch="sm_90", k_order=None, split_k=1, sch
                                         nthreads, sched_json, *tail)
     else:
         out = ins.d
+        sa, sb = _scale_bits(ins, scale_a, scale_b, m, n, k, epilogue, batch)
 
         def one(ab, bb, cb):
-            return _tcnum.gemm(compiled, ins.name, ab, bb, cb, m, n, k, order, int(split_k), nthreads, sched_json)
+            return _tcnum.gemm(compiled, ins.name, ab, bb, cb, m, n, k, order, int(split_k), nthreads, sched_json, sa, sb)
     d_bits = _over_batch(one, a_bits, b_bits, c_bits, batch, FORMATS[out][0])
     result = _values(d_bits, out).view(GemmResult)
     result.instruction, result.arch = ins, arch_name
