@@ -109,8 +109,10 @@ struct OperandPlanes {
 };
 
 // A chain of k-steps for `rows` rows (1 to 8, run in lockstep) × 16 GEMM lanes (16 columns):
-// row r's A planes are a_rows[r], read at + s·k in step s (broadcast over the lanes;
-// block_max at + s·blocks); B's at + s·k·16 ([k][lane]; block_max at + s·blocks·16). Step 0
+// row r's A planes are a_rows[r], A's lane of that row in planes laid out as prepare_planes
+// writes them (16 rows as the lanes): its element k of step s at + (s·k + k)·16, broadcast over
+// the lanes, block_max at + (s·blocks + b)·16; B's at + s·k·16 ([k][lane]; block_max at
+// + s·blocks·16). Step 0
 // runs `first` (its C is acc), the rest `rest` (C is the running D). acc holds rows×16 values in
 // C's/D's format. Returns the index of the first step at which some lane needs the reference
 // (fail_masks[r] says which lanes of row r; acc holds those lanes' values from before that

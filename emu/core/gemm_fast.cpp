@@ -45,22 +45,24 @@ struct PlaneStoreTrim {
 };
 
 // The decoded operands: per k-step position t of the call's steps, in.k slots in the plan's
-// product-schedule order; A as [row][t·k + slot], B as [group][t·k + slot][lane].
+// product-schedule order; A as [row group][t·k + slot][row in group], B as
+// [group][t·k + slot][lane]: both as prepare_planes writes 16 operands, so nothing is scattered.
 class Planes {
  public:
   Planes(const GemmCall& call, const MmaPlan& plan) : call_(call), plan_(plan) {
     const std::size_t S = call.steps.size(), blocks = plan.blocks.size(), Kp = S * call.ik;
-    store_.reserve(call.M * Kp, groups() * Kp * kLanes, call.M * S * blocks, groups() * S * blocks * kLanes);
+    store_.reserve(row_groups() * Kp * kLanes, groups() * Kp * kLanes, row_groups() * S * blocks * kLanes,
+                   groups() * S * blocks * kLanes);
     const int workers = thread_count(call.threads, row_groups() + groups(), call.M * call.N * S);
     parallel_for(row_groups(), workers, [&](std::size_t rg) { decode_a(rg); });
     parallel_for(groups(), workers, [&](std::size_t g) { decode_b(g); });
   }
   std::size_t groups() const { return (call_.N + kLanes - 1) / kLanes; }
-  // Row i's planes at k-step t, and group g's.
+  // Row i's planes at k-step t (its lane of its row group's), and group g's.
   OperandPlanes a_at(std::size_t i, std::size_t t) const {
-    const std::size_t o = i * kp() + t * call_.ik;
+    const std::size_t rg = i / kLanes, l = i % kLanes, o = (rg * kp() + t * call_.ik) * kLanes + l;
     return {store_.a_sig.data() + o, store_.a_near.data() + o, store_.a_exp.data() + o,
-            store_.a_max.data() + (i * call_.steps.size() + t) * plan_.blocks.size()};
+            store_.a_max.data() + (rg * call_.steps.size() + t) * plan_.blocks.size() * kLanes + l};
   }
   OperandPlanes b_at(std::size_t g, std::size_t t) const {
     const std::size_t o = (g * kp() + t * call_.ik) * kLanes;
@@ -100,12 +102,10 @@ class Planes {
     out.planes = {out.sig.data(), out.exp.data()};
     return &out.planes;
   }
-  // A: 16 rows at a time as the 16 lanes, then each row's planes scattered to [row][k].
+  // A: 16 rows at a time as the 16 lanes, in place.
   void decode_a(std::size_t rg) {
-    const std::size_t ik = call_.ik, blocks = plan_.blocks.size(), S = call_.steps.size(), K = call_.K;
+    const std::size_t ik = call_.ik, S = call_.steps.size(), K = call_.K;
     std::vector<std::uint32_t> raw(ik * kLanes);
-    std::vector<float> sig(ik * kLanes), near(ik * kLanes);
-    std::vector<std::int32_t> exp(ik * kLanes), top(blocks * kLanes);
     StepScales scales;
     const std::size_t i0 = rg * kLanes, rows = std::min<std::size_t>(kLanes, call_.M - i0);
     const float a_scale = std::ldexp(1.0f, plan_.product_shift);
@@ -116,17 +116,11 @@ class Planes {
         for (std::size_t l = 0; l < kLanes; ++l)
           raw[kk * kLanes + l] = l < rows && src < K ? call_.a[(i0 + l) * K + src] : call_.a_zero;
       }
+      const std::size_t at = (rg * kp() + t * ik) * kLanes;
       kernels().prepare_planes(plan_, call_.in.a_type, plan_.a_seen, a_scale, raw.data(),
-                               step_scales(t, rows, scales, scale_a), sig.data(), exp.data(), near.data(), top.data());
-      for (std::size_t l = 0; l < rows; ++l) {
-        const std::size_t at = (i0 + l) * kp() + t * ik;
-        for (std::size_t kk = 0; kk < ik; ++kk) {
-          store_.a_sig[at + kk] = sig[kk * kLanes + l];
-          store_.a_exp[at + kk] = exp[kk * kLanes + l];
-          store_.a_near[at + kk] = near[kk * kLanes + l];
-        }
-        for (std::size_t bi = 0; bi < blocks; ++bi) store_.a_max[((i0 + l) * S + t) * blocks + bi] = top[bi * kLanes + l];
-      }
+                               step_scales(t, rows, scales, scale_a), store_.a_sig.data() + at,
+                               store_.a_exp.data() + at, store_.a_near.data() + at,
+                               store_.a_max.data() + ((rg * S + t) * plan_.blocks.size()) * kLanes);
     }
   }
   // B: 16 columns at a time, already in the kernel's [k][lane] layout.

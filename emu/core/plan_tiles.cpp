@@ -31,7 +31,9 @@ std::size_t mma_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_
   const float a_scale = std::ldexp(1.0f, plan.product_shift);
   thread_local std::vector<float> a_sig, a_near, b_sig, b_near;
   thread_local std::vector<std::int32_t> a_exp, a_max, b_exp, b_max;
-  a_sig.resize(MK), a_near.resize(MK), a_exp.resize(MK), a_max.resize(M * blocks);
+  const std::size_t row_groups = (M + kLanes - 1) / kLanes;  // A's planes: 16 rows as the lanes, as B's columns
+  a_sig.resize(row_groups * K * kLanes), a_near.resize(a_sig.size()), a_exp.resize(a_sig.size());
+  a_max.resize(row_groups * blocks * kLanes);
   b_sig.resize(groups * K * kLanes), b_near.resize(b_sig.size()), b_exp.resize(b_sig.size());
   b_max.resize(groups * blocks * kLanes);
   const detail::GemmChainFn chain = detail::kernels().gemm_chain;
@@ -40,31 +42,19 @@ std::size_t mma_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_
   const detail::PreparePlanesFn prepare = detail::kernels().prepare_planes;
   const std::uint32_t a_zero = zero_bits(in.a_type, false), b_zero = zero_bits(in.b_type, false);
   thread_local std::vector<std::uint32_t> raw;
-  thread_local std::vector<float> row_sig, row_near;
-  thread_local std::vector<std::int32_t> row_exp, row_max;
-  raw.resize(K * kLanes), row_sig.resize(K * kLanes), row_near.resize(K * kLanes), row_exp.resize(K * kLanes);
-  row_max.resize(blocks * kLanes);
+  raw.resize(K * kLanes);
   for (std::size_t t = 0; t < tiles; ++t) {
     const std::uint32_t *ta = a + t * MK, *tb = b + t * NK, *tc = c + t * MN;
     std::uint32_t* td = d + t * MN;
-    // Planes in product-schedule order: A 16 rows at a time as the lanes, then scattered row
-    // by row; B 16 columns at a time, already in the kernel's [k][lane] layout.
+    // Planes in product-schedule order, both in the kernel's [k][lane] layout: A 16 rows at a
+    // time as the lanes (a row reads its lane), B 16 columns at a time.
     for (std::size_t i0 = 0; i0 < M; i0 += kLanes) {
-      const std::size_t rows = std::min<std::size_t>(kLanes, M - i0);
+      const std::size_t rows = std::min<std::size_t>(kLanes, M - i0), at = i0 * K;
       for (std::size_t kk = 0; kk < K; ++kk)
         for (std::size_t l = 0; l < kLanes; ++l)
           raw[kk * kLanes + l] = l < rows ? ta[(i0 + l) * K + static_cast<std::size_t>(plan.schedule[kk])] : a_zero;
-      prepare(plan, in.a_type, plan.a_seen, a_scale, raw.data(), nullptr, row_sig.data(), row_exp.data(), row_near.data(),
-              row_max.data());
-      for (std::size_t l = 0; l < rows; ++l) {
-        const std::size_t i = i0 + l;
-        for (std::size_t kk = 0; kk < K; ++kk) {
-          a_sig[i * K + kk] = row_sig[kk * kLanes + l];
-          a_exp[i * K + kk] = row_exp[kk * kLanes + l];
-          a_near[i * K + kk] = row_near[kk * kLanes + l];
-        }
-        for (std::size_t bi = 0; bi < blocks; ++bi) a_max[i * blocks + bi] = row_max[bi * kLanes + l];
-      }
+      prepare(plan, in.a_type, plan.a_seen, a_scale, raw.data(), nullptr, &a_sig[at], &a_exp[at], &a_near[at],
+              &a_max[i0 * blocks]);
     }
     for (std::size_t g = 0; g < groups; ++g) {
       const std::size_t at = g * K * kLanes;
@@ -87,7 +77,8 @@ std::size_t mma_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_
         std::uint32_t acc[kMaxChainRows * kLanes], failed[kMaxChainRows] = {};
         for (int r = 0; r < rows; ++r) {
           const std::size_t i = i0 + static_cast<std::size_t>(r);
-          a_rows[r] = {&a_sig[i * K], &a_near[i * K], &a_exp[i * K], &a_max[i * blocks]};
+          const std::size_t lane_at = (i / kLanes) * K * kLanes + i % kLanes;  // row i's lane of its group
+          a_rows[r] = {&a_sig[lane_at], &a_near[lane_at], &a_exp[lane_at], &a_max[(i / kLanes) * blocks * kLanes + i % kLanes]};
           for (std::size_t l = 0; l < kLanes; ++l) acc[r * kLanes + l] = l < lanes ? tc[i * N + j0 + l] : d_zero;
         }
         const bool done = chain(plan, plan, rows, 1, a_rows, b_planes, acc, failed) == 1;
