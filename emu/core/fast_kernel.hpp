@@ -106,7 +106,18 @@ struct OperandPlanes {
   const float* near;
   const std::int32_t* exp;
   const std::int32_t* block_max;
+  // The exponents of slots 2i and 2i + 1 in one word ([i][lane], ceil(k / 2) words per k-step):
+  // biased into 16-bit halves (exp_pair_half), so that one 32-bit addition adds two products'
+  // exponents and one 16-bit maximum keeps the larger of each. Null: not prepared (the kernel
+  // then reads exp).
+  const std::uint32_t* exp_pairs = nullptr;
 };
+// exp_pairs' halves: a finite nonzero operand's exponent e as e + kPairBias (e clamped to ±1024:
+// the formats of the fast path stay within ±300, block scales folded in); zero as 0; NaN/Inf as
+// kPairSpecial. The sum of two halves: below kPairNoProduct when a factor is zero, at least
+// kPairSpecialSum when one is NaN/Inf, else 2 · kPairBias + the product's exponent; no sum
+// carries out of its 16 bits.
+constexpr std::int32_t kPairBias = 4096, kPairSpecial = 0x7fff, kPairNoProduct = 6000, kPairSpecialSum = 0x4000;
 
 // A chain of k-steps for `rows` rows (1 to 8, run in lockstep) × 16 GEMM lanes (16 columns):
 // row r's A planes are a_rows[r], A's lane of that row in planes laid out as prepare_planes
@@ -134,9 +145,10 @@ using BatchStepFn = std::uint32_t (*)(const MmaPlan& plan, OperandPlanes a, Oper
 // `scales` (null for an instruction without block scales): each operand's scale, folded in as
 // the plan says (MmaPlan::scales_in_exponents, MmaPlan::scaled_groups; apply_scales).
 struct ScalePlanes;
+// exp_pairs (may be null: not written): the pairs of exp as OperandPlanes::exp_pairs holds them.
 using PreparePlanesFn = void (*)(const MmaPlan& plan, Format storage, Format seen, float scale, const std::uint32_t* raw,
                                  const ScalePlanes* scales, float* sig, std::int32_t* exp, float* near,
-                                 std::int32_t* block_max);
+                                 std::int32_t* block_max, std::uint32_t* exp_pairs);
 
 // The block scales of one k-step's operands, decoded ([j][lane], like their raw bits): each
 // scale's significand (1 for ue8m0) and nominal exponent (kZeroExponent for a zero scale,

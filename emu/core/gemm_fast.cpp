@@ -19,18 +19,22 @@ namespace {
 struct PlaneStore {
   std::vector<float> a_sig, a_near, b_sig, b_near;
   std::vector<std::int32_t> a_exp, b_exp, a_max, b_max;
+  std::vector<std::uint32_t> a_pairs, b_pairs;  // OperandPlanes::exp_pairs
   static constexpr std::size_t kKeepBytes = std::size_t{256} << 20;
-  void reserve(std::size_t a_planes, std::size_t b_planes, std::size_t a_blocks, std::size_t b_blocks) {
+  void reserve(std::size_t a_planes, std::size_t b_planes, std::size_t a_blocks, std::size_t b_blocks,
+               std::size_t a_pair_words, std::size_t b_pair_words) {
     for (auto* v : {&a_sig, &a_near}) v->resize(std::max(v->size(), a_planes));
     for (auto* v : {&b_sig, &b_near}) v->resize(std::max(v->size(), b_planes));
     a_exp.resize(std::max(a_exp.size(), a_planes));
     b_exp.resize(std::max(b_exp.size(), b_planes));
     a_max.resize(std::max(a_max.size(), a_blocks));
     b_max.resize(std::max(b_max.size(), b_blocks));
+    a_pairs.resize(std::max(a_pairs.size(), a_pair_words));
+    b_pairs.resize(std::max(b_pairs.size(), b_pair_words));
   }
   std::size_t bytes() const {
     return 4 * (a_sig.size() + a_near.size() + b_sig.size() + b_near.size() + a_exp.size() + b_exp.size() + a_max.size() +
-                b_max.size());
+                b_max.size() + a_pairs.size() + b_pairs.size());
   }
 };
 PlaneStore& plane_store() {
@@ -52,7 +56,7 @@ class Planes {
   Planes(const GemmCall& call, const MmaPlan& plan) : call_(call), plan_(plan) {
     const std::size_t S = call.steps.size(), blocks = plan.blocks.size(), Kp = S * call.ik;
     store_.reserve(row_groups() * Kp * kLanes, groups() * Kp * kLanes, row_groups() * S * blocks * kLanes,
-                   groups() * S * blocks * kLanes);
+                   groups() * S * blocks * kLanes, row_groups() * kp2() * kLanes, groups() * kp2() * kLanes);
     const int workers = thread_count(call.threads, row_groups() + groups(), call.M * call.N * S);
     parallel_for(row_groups(), workers, [&](std::size_t rg) { decode_a(rg); });
     parallel_for(groups(), workers, [&](std::size_t g) { decode_b(g); });
@@ -62,17 +66,22 @@ class Planes {
   OperandPlanes a_at(std::size_t i, std::size_t t) const {
     const std::size_t rg = i / kLanes, l = i % kLanes, o = (rg * kp() + t * call_.ik) * kLanes + l;
     return {store_.a_sig.data() + o, store_.a_near.data() + o, store_.a_exp.data() + o,
-            store_.a_max.data() + (rg * call_.steps.size() + t) * plan_.blocks.size() * kLanes + l};
+            store_.a_max.data() + (rg * call_.steps.size() + t) * plan_.blocks.size() * kLanes + l,
+            store_.a_pairs.data() + (rg * kp2() + t * ik2()) * kLanes + l};
   }
   OperandPlanes b_at(std::size_t g, std::size_t t) const {
     const std::size_t o = (g * kp() + t * call_.ik) * kLanes;
     return {store_.b_sig.data() + o, store_.b_near.data() + o, store_.b_exp.data() + o,
-            store_.b_max.data() + (g * call_.steps.size() + t) * plan_.blocks.size() * kLanes};
+            store_.b_max.data() + (g * call_.steps.size() + t) * plan_.blocks.size() * kLanes,
+            store_.b_pairs.data() + (g * kp2() + t * ik2()) * kLanes};
   }
 
  private:
   std::size_t row_groups() const { return (call_.M + kLanes - 1) / kLanes; }
   std::size_t kp() const { return call_.steps.size() * call_.ik; }
+  // exp_pairs' words per k-step and per call.
+  std::size_t ik2() const { return (call_.ik + 1) / 2; }
+  std::size_t kp2() const { return call_.steps.size() * ik2(); }
   // Source k of step t, slot kk; K where the slot is padding.
   std::size_t source_k(std::size_t t, std::size_t kk) const {
     const KStep& st = call_.steps[t];
@@ -120,7 +129,8 @@ class Planes {
       kernels().prepare_planes(plan_, call_.in.a_type, plan_.a_seen, a_scale, raw.data(),
                                step_scales(t, rows, scales, scale_a), store_.a_sig.data() + at,
                                store_.a_exp.data() + at, store_.a_near.data() + at,
-                               store_.a_max.data() + ((rg * S + t) * plan_.blocks.size()) * kLanes);
+                               store_.a_max.data() + ((rg * S + t) * plan_.blocks.size()) * kLanes,
+                               store_.a_pairs.data() + (rg * kp2() + t * ik2()) * kLanes);
     }
   }
   // B: 16 columns at a time, already in the kernel's [k][lane] layout.
@@ -140,7 +150,8 @@ class Planes {
       kernels().prepare_planes(plan_, call_.in.b_type, plan_.b_seen, 1.0f, raw.data(),
                                step_scales(t, lanes, scales, scale_b), store_.b_sig.data() + at,
                                store_.b_exp.data() + at, store_.b_near.data() + at,
-                               store_.b_max.data() + ((g * S + t) * plan_.blocks.size()) * kLanes);
+                               store_.b_max.data() + ((g * S + t) * plan_.blocks.size()) * kLanes,
+                               store_.b_pairs.data() + (g * kp2() + t * ik2()) * kLanes);
     }
   }
 

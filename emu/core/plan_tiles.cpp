@@ -31,11 +31,13 @@ std::size_t mma_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_
   const float a_scale = std::ldexp(1.0f, plan.product_shift);
   thread_local std::vector<float> a_sig, a_near, b_sig, b_near;
   thread_local std::vector<std::int32_t> a_exp, a_max, b_exp, b_max;
+  thread_local std::vector<std::uint32_t> a_pairs, b_pairs;  // OperandPlanes::exp_pairs
+  const std::size_t K2 = (K + 1) / 2;
   const std::size_t row_groups = (M + kLanes - 1) / kLanes;  // A's planes: 16 rows as the lanes, as B's columns
   a_sig.resize(row_groups * K * kLanes), a_near.resize(a_sig.size()), a_exp.resize(a_sig.size());
-  a_max.resize(row_groups * blocks * kLanes);
+  a_max.resize(row_groups * blocks * kLanes), a_pairs.resize(row_groups * K2 * kLanes);
   b_sig.resize(groups * K * kLanes), b_near.resize(b_sig.size()), b_exp.resize(b_sig.size());
-  b_max.resize(groups * blocks * kLanes);
+  b_max.resize(groups * blocks * kLanes), b_pairs.resize(groups * K2 * kLanes);
   const detail::GemmChainFn chain = detail::kernels().gemm_chain;
   const std::uint32_t d_zero = zero_bits(in.d_type, false);
   std::size_t slow = 0;
@@ -54,7 +56,7 @@ std::size_t mma_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_
         for (std::size_t l = 0; l < kLanes; ++l)
           raw[kk * kLanes + l] = l < rows ? ta[(i0 + l) * K + static_cast<std::size_t>(plan.schedule[kk])] : a_zero;
       prepare(plan, in.a_type, plan.a_seen, a_scale, raw.data(), nullptr, &a_sig[at], &a_exp[at], &a_near[at],
-              &a_max[i0 * blocks]);
+              &a_max[i0 * blocks], &a_pairs[i0 * K2]);
     }
     for (std::size_t g = 0; g < groups; ++g) {
       const std::size_t at = g * K * kLanes;
@@ -66,11 +68,12 @@ std::size_t mma_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_
         }
       }
       prepare(plan, in.b_type, plan.b_seen, 1.0f, raw.data(), nullptr, &b_sig[at], &b_exp[at], &b_near[at],
-              &b_max[g * blocks * kLanes]);
+              &b_max[g * blocks * kLanes], &b_pairs[g * K2 * kLanes]);
     }
     for (std::size_t g = 0; g < groups; ++g) {
       const std::size_t j0 = g * kLanes, lanes = std::min(kLanes * std::size_t{1}, N - j0), at = g * K * kLanes;
-      const detail::OperandPlanes b_planes{&b_sig[at], &b_near[at], &b_exp[at], &b_max[g * blocks * kLanes]};
+      const detail::OperandPlanes b_planes{&b_sig[at], &b_near[at], &b_exp[at], &b_max[g * blocks * kLanes],
+                                           &b_pairs[g * K2 * kLanes]};
       for (std::size_t i0 = 0; i0 < M; i0 += kMaxChainRows) {
         const int rows = static_cast<int>(std::min<std::size_t>(kMaxChainRows, M - i0));
         detail::OperandPlanes a_rows[kMaxChainRows];
@@ -78,7 +81,8 @@ std::size_t mma_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_
         for (int r = 0; r < rows; ++r) {
           const std::size_t i = i0 + static_cast<std::size_t>(r);
           const std::size_t lane_at = (i / kLanes) * K * kLanes + i % kLanes;  // row i's lane of its group
-          a_rows[r] = {&a_sig[lane_at], &a_near[lane_at], &a_exp[lane_at], &a_max[(i / kLanes) * blocks * kLanes + i % kLanes]};
+          a_rows[r] = {&a_sig[lane_at], &a_near[lane_at], &a_exp[lane_at], &a_max[(i / kLanes) * blocks * kLanes + i % kLanes],
+                       &a_pairs[(i / kLanes) * K2 * kLanes + i % kLanes]};
           for (std::size_t l = 0; l < kLanes; ++l) acc[r * kLanes + l] = l < lanes ? tc[i * N + j0 + l] : d_zero;
         }
         const bool done = chain(plan, plan, rows, 1, a_rows, b_planes, acc, failed) == 1;
