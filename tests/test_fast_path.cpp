@@ -335,5 +335,34 @@ RC_GTEST_PROP(FastPath, GemmEqualsReferenceGemm, ()) {
   RC_ASSERT(fast == ref);
 }
 
+
+// The chain kernel's fixed shapes (8 rows in lockstep, the Hopper-era classes: the block maximum
+// read from exp_pairs) on every distribution, NaN/Inf, zeros and subnormals included: M = 16 rows
+// run as two chains of 8, K = 3 steps, 40 columns (two full groups of 16 and a partial one).
+TEST(FastPath, ChainShapesEqualReferenceGemmOnEveryDistribution) {
+  const int m = 16, n = 40;
+  int compared = 0;
+  for (const int sm : {80, 90})
+    for (const Instruction& in : distinct_instructions(sm)) {
+      const Model& model = builtin_model(sm);
+      const int k = 3 * in.k;
+      for (const std::string& dist : distribution_names()) {
+        const auto cases = generate(in, model.params_for(in), dist, static_cast<std::size_t>(m + n + m * n), 17);
+        std::vector<std::uint32_t> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(k * n)),
+            c(static_cast<std::size_t>(m * n));
+        const auto K = static_cast<std::size_t>(in.k);
+        for (std::size_t i = 0; i < a.size(); ++i) a[i] = cases[(i / K) % cases.size()].a[i % K];
+        for (std::size_t i = 0; i < b.size(); ++i) b[i] = cases[(i / K + 7) % cases.size()].b[i % K];
+        for (std::size_t i = 0; i < c.size(); ++i) c[i] = cases[i % cases.size()].c;
+        GemmOptions opt;
+        const auto fast = gemm(model, in, m, n, k, a, b, c, opt);
+        opt.path = GemmOptions::Path::reference;
+        ASSERT_EQ(fast, gemm(model, in, m, n, k, a, b, c, opt)) << in.name << " " << dist;
+        ++compared;
+      }
+    }
+  EXPECT_GT(compared, 20);
+}
+
 }  // namespace
 }  // namespace tcnum
