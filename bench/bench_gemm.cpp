@@ -212,12 +212,12 @@ int register_all() {
   for (int s : {256, 512, 1024}) benchmark::RegisterBenchmark("EigenFloatGemm", BM_EigenFloatGemm)->Arg(s)->Unit(benchmark::kMillisecond);
   for (const Config& cfg : kConfigs)
     benchmark::RegisterBenchmark((std::string("Gemm/") + cfg.label).c_str(), BM_Gemm, cfg)
-        ->Args({256, 1, 0})->Args({512, 1, 0})->Args({1024, 1, 0})->Args({256, 0, 0})->Args({1024, 0, 0})
-        ->Args({256, 1, 1})->ArgNames({"size", "threads", "reference"})
+        ->Args({256, 1, 0})->Args({512, 1, 0})->Args({1024, 1, 0})->Args({256, 0, 0})->Args({512, 0, 0})
+        ->Args({1024, 0, 0})->Args({256, 1, 1})->ArgNames({"size", "threads", "reference"})
         ->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
   for (const Config& cfg : kNewConfigs)
     benchmark::RegisterBenchmark((std::string("Gemm/") + cfg.label).c_str(), BM_Gemm, cfg)
-        ->Args({256, 1, 0})->Args({512, 1, 0})->Args({256, 0, 0})->Args({256, 1, 1})
+        ->Args({256, 1, 0})->Args({512, 1, 0})->Args({256, 0, 0})->Args({512, 0, 0})->Args({256, 1, 1})
         ->ArgNames({"size", "threads", "reference"})
         ->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
   for (const Config& cfg : kConfigs)
