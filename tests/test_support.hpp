@@ -74,11 +74,12 @@ inline std::vector<std::uint32_t> special_patterns(Format f) {
 }
 
 // instructions_for(sm) without the block-scaled ones (they take scale vectors besides A, B, C;
-// tests/test_block_scaled.cpp covers them).
+// tests/test_block_scaled.cpp covers them) and without the integer ones (exact, no float
+// datapath; tests/test_integer_catalog.cpp covers them).
 inline std::vector<Instruction> unscaled_instructions_for(int sm) {
   std::vector<Instruction> out;
   for (const Instruction& in : instructions_for(sm))
-    if (!in.block_scaled()) out.push_back(in);
+    if (!in.block_scaled() && !in.integer()) out.push_back(in);
   return out;
 }
 
