@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Decides what f64 DMMA computes from tcnum_dmma_probe's raw tiles (probes/dmma_probe.cu).
 
-Usage: tools/dmma_analyse.py DIR [--corpus OUTDIR --keep N]
+Usage: tools/dmma_analyse.py DIR [--models a,b] [--corpus OUTDIR --keep N]
 
 For every DIR/<instruction>.f64 it evaluates each output element under candidate models,
 exactly (fractions), and prints how many device results each reproduces bit for bit:
@@ -138,10 +138,15 @@ def main() -> int:
     ap.add_argument("--corpus", help="write the first --keep cases of each instruction here")
     ap.add_argument("--keep", type=int, default=2000)
     ap.add_argument("--arch", default="sm_90")
+    ap.add_argument("--models", default=",".join(models()), help="comma-separated candidates (default: all)")
     args = ap.parse_args()
     files = sorted(f for f in os.listdir(args.dir) if f.endswith(".f64"))
     if not files:
         print(f"{args.dir}: no .f64 files", file=sys.stderr)
+        return 2
+    chosen = {key: fn for key, fn in models().items() if key in args.models.split(",")}
+    if not chosen:
+        print(f"--models: none of {args.models!r}; valid: {', '.join(models())}", file=sys.stderr)
         return 2
     for f in files:
         name = f[:-4]
@@ -150,7 +155,7 @@ def main() -> int:
             print(f"{f}: not a DMMA instruction name", file=sys.stderr)
             return 2
         m, n, k = map(int, shape.groups())
-        hits = {key: 0 for key in models()}
+        hits = {key: 0 for key in chosen}
         first_miss = {}
         cases = 0
         lines = []
@@ -160,7 +165,7 @@ def main() -> int:
                     pairs = [(float(a[i, kk]), float(b[j, kk])) for kk in range(k)]
                     got = float(d[i, j])
                     cases += 1
-                    for key, fn in models().items():
+                    for key, fn in chosen.items():
                         want = fn(float(c[i, j]), pairs)
                         if same(want, got):
                             hits[key] += 1

@@ -1,4 +1,4 @@
-"""Integer MMA from Python: int8/uint8 (s8/u8) and nibble (s4/u4, one per byte) operands, int32 C
+"""Integer MMA and f64 DMMA from Python: int8/uint8 (s8/u8) and nibble (s4/u4, one per byte) operands, int32 C
 and D, exact sums with wrap or .satfinite (docs/models.md §8.5, docs/python.md "Integer MMA")."""
 
 import numpy as np
@@ -77,3 +77,18 @@ def test_integer_formats_in_the_catalog_and_errors():
         tcnum.gemm(np.zeros((16, 32), np.int8), np.zeros((32, 8), np.float16))
     with pytest.raises(TypeError):  # s32 C is int32, not float
         tcnum.gemm(np.zeros((16, 32), np.int8), np.zeros((32, 8), np.int8), np.zeros((16, 8), np.float32))
+
+
+def test_dmma_is_an_fma_chain_in_k_order():
+    # 1 + 2^53 rounds to 2^53 before -2^53 comes (a chain), where a fused sum would keep the 1.
+    a = np.array([[2.0**53, 2.0**53, 0, 0], [2.0**53, 2.0**53, 0, 0]])
+    b = np.array([[1.0, -1.0, 0, 0], [-1.0, 1.0, 0, 0]])
+    d = tcnum.dmma_element("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64", a, b, np.ones(2), arch="sm_80")
+    np.testing.assert_array_equal(d, [0.0, 1.0])
+    nan = np.array([[np.inf, 0, 0, 0]])
+    out = tcnum.dmma_element("mma.m16n8k4.f64.f64.f64.f64", nan, np.zeros((1, 4)))
+    assert out.view(np.uint64)[0] == 0xfff8000000000000  # inf·0: the device's negative NaN
+    with pytest.raises(ValueError, match="sm_90"):
+        tcnum.dmma_element("mma.m16n8k16.f64.f64.f64.f64", np.zeros((1, 16)), np.zeros((1, 16)), arch="sm_80")
+    with pytest.raises(TypeError, match="float64"):
+        tcnum.dmma_element("mma.m8n8k4.f64.f64.f64.f64", np.zeros((1, 4), np.float32), np.zeros((1, 4), np.float32))
