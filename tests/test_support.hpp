@@ -186,7 +186,7 @@ inline std::vector<Instruction> distinct_type_combinations() {
   std::map<std::tuple<int, int, int, int, int>, Instruction> seen;
   for (int sm : known_archs())
     for (const Instruction& in : instructions_for(sm))
-      if (in.kind.empty())  // Blackwell's FP6/FP4 and scaled kinds: tests/test_block_scaled.cpp
+      if (in.kind.empty() && !in.integer())  // FP6/FP4, scaled kinds: test_block_scaled; integer: test_integer_catalog
       seen.emplace(std::make_tuple(static_cast<int>(in.a_type), static_cast<int>(in.b_type),
                                    static_cast<int>(in.c_type), static_cast<int>(in.d_type), in.k),
                    in);
