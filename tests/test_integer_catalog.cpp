@@ -174,6 +174,9 @@ TEST(IntegerMma, TileAndGemmChainSteps) {
         }
         ASSERT_EQ(rd[i * N + j], bits32(acc)) << name << " (" << i << ", " << j << ")";
       }
+    GemmOptions split;  // split-K would sum the slices in a float reduction: refused
+    split.split_k = 2;
+    EXPECT_THROW(gemm(builtin_model(90), in, M, N, K, ra, rb, rc, split), std::invalid_argument);
   }
 }
 
