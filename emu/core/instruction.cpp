@@ -329,10 +329,11 @@ Instruction default_instruction(const OperandFormats& formats, int sm, std::opti
   for (const Instruction& in : here)
     if (has_types(in)) accs.insert(std::string(name_of(in.d_type)) + (c ? " (C " + std::string(name_of(in.c_type)) + ")" : ""));
   if (accs.empty()) {
-    std::set<std::string> types;
+    std::set<std::string> types;  // integer inputs only where integers were asked for
     for (const Instruction& in : here)
-      types.insert(in.a_type == in.b_type ? std::string(name_of(in.a_type))
-                                          : std::string(name_of(in.a_type)) + "×" + std::string(name_of(in.b_type)));
+      if (in.integer() == is_integer(a))
+        types.insert(in.a_type == in.b_type ? std::string(name_of(in.a_type))
+                                            : std::string(name_of(in.a_type)) + "×" + std::string(name_of(in.b_type)));
     os << "; input types there:";
     for (const std::string& t : types) os << ' ' << t;
     int first = 0;  // the first architecture with such inputs
