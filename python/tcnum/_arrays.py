@@ -174,22 +174,30 @@ def as_bits(x, what: str, fmt: str | None = None, allowed: tuple | None = None):
             raise TypeError(f"{what}: dtype {arr.dtype} is not allowed here; valid formats: {', '.join(allowed)}")
         fmt = candidates[0]
     storage = FORMATS[fmt][0]
-    if fmt in ("s4", "u4") and arr.size:
-        lo, hi = INTEGER_RANGES[fmt]
-        values = arr.view(FORMATS[fmt][1])
-        if values.min() < lo or values.max() > hi:
+    if fmt in ("s4", "u4") and arr.size:  # values (int8 for s4), or raw nibbles (uint8: 0..15)
+        lo, hi = INTEGER_RANGES[fmt] if arr.dtype == FORMATS[fmt][1] else (0, 15)
+        if arr.min() < lo or arr.max() > hi:
             raise ValueError(f"{what}: {fmt} values are {lo}..{hi} (one per byte, not packed), got "
-                             f"{values.min()}..{values.max()}")
+                             f"{arr.min()}..{arr.max()}")
     return np.ascontiguousarray(arr).view(storage), fmt
 
 
+def values_of(bits: np.ndarray, fmt: str) -> np.ndarray:
+    """Raw bits of a format as its value dtype; s4 nibbles sign-extended into int8 ([-8, 7])."""
+    if fmt == "s4":
+        v = (bits & 0xF).astype(np.int8)
+        return np.where(v > 7, v - 16, v).astype(np.int8)
+    return bits.view(FORMATS[fmt][1])
+
+
 def from_bits(bits, fmt: str) -> np.ndarray:
-    """Raw bits (uint8/16/32) viewed as values of a format's dtype (no copy)."""
+    """Raw bits (uint8/16/32) viewed as values of a format's dtype (no copy; s4: a sign-extended
+    int8 copy)."""
     arr = to_numpy(bits, "bits")
     storage, value = FORMATS[format_name(fmt)]
     if arr.dtype != storage:
         raise TypeError(f"raw bits of {format_name(fmt)} are {storage}, got {arr.dtype}")
-    return arr.view(value)
+    return values_of(arr, format_name(fmt))
 
 
 def to_bits(x) -> np.ndarray:
