@@ -44,6 +44,23 @@ struct M16N8 {
   }
 };
 
+// Integer mma.m8n8k16 (s8/u8) and mma.m8n8k32 (s4/u4): one register of A and of B per thread.
+// A: row g, columns t*epr + [0, epr); B: column g, rows t*epr + [0, epr); C/D (s32): row g,
+// columns 2t, 2t + 1 (PTX ISA, "Matrix fragments for mma.m8n8k16" and "mma.m8n8k32").
+template <int K_, int ABITS>
+struct M8N8I {
+  static constexpr int M = 8, N = 8, K = K_, tiles_per_warp = 1;
+  static constexpr int a_elems = M * K / 32, b_elems = N * K / 32, c_elems = 2;
+  static constexpr int epr = 32 / ABITS;
+  __device__ static int sub(int) { return 0; }
+  __device__ static void a_pos(int lane, int e, int& row, int& col) { row = lane >> 2, col = (lane & 3) * epr + e; }
+  __device__ static void b_pos(int lane, int e, int& k, int& n) { k = (lane & 3) * epr + e, n = lane >> 2; }
+  template <int BITS>
+  __device__ static void cd_pos(int lane, int e, int& row, int& col) {
+    row = lane >> 2, col = 2 * (lane & 3) + e;
+  }
+};
+
 // mma.m8n8k4 (row.col): each quadpair q (lanes 4q..4q+3 and 16+4q..16+4q+3) computes its
 // own 8x8x4 product, so one warp runs four tiles. i = lane%4 + 4*(lane/16) is the index in
 // the quadpair: A row i / B column i, elements k = 0..3.
@@ -88,6 +105,10 @@ struct M8N8K4 {
                : TCNUM_D(0), TCNUM_D(1)                                                             \
                : TCNUM_A(0), TCNUM_A(1), TCNUM_A(2), TCNUM_A(3), TCNUM_B(0), TCNUM_B(1), TCNUM_C(0), \
                  TCNUM_C(1))
+#define TCNUM_ASM_1_1_2_2(I)                                                                         \
+  asm volatile(I " {%0,%1}, {%2}, {%3}, {%4,%5};"                                                   \
+               : TCNUM_D(0), TCNUM_D(1)                                                             \
+               : TCNUM_A(0), TCNUM_B(0), TCNUM_C(0), TCNUM_C(1))
 #define TCNUM_ASM_2_2_8_8(I)                                                                         \
   asm volatile(I " {%0,%1,%2,%3,%4,%5,%6,%7}, {%8,%9}, {%10,%11}, {%12,%13,%14,%15,%16,%17,%18,%19};" \
                : TCNUM_D(0), TCNUM_D(1), TCNUM_D(2), TCNUM_D(3), TCNUM_D(4), TCNUM_D(5), TCNUM_D(6),  \
@@ -124,6 +145,23 @@ struct M8N8K4 {
     }                                                                                               \
   };
 
+// Integer mma: s32 C and D, SAT "" or ".satfinite" (after the layouts, as PTX spells it; the
+// catalog name puts it after the shape).
+#define TCNUM_INT_OP(ID, SHAPE, SAT, A, B, LAYOUT, AB, MINARCH, NA, NB, NC)                          \
+  struct ID {                                                                                       \
+    using L = LAYOUT;                                                                               \
+    static constexpr int abits = AB, cbits = 32, dbits = 32, min_arch = MINARCH;                    \
+    static constexpr int na = NA, nb = NB, nc = NC, nd = NC;                                        \
+    static constexpr const char* name = "mma." #SHAPE SAT ".s32." #A "." #B ".s32";                 \
+    static_assert(L::a_elems * AB == NA * 32 && L::b_elems * AB == NB * 32 && L::c_elems == NC);    \
+    template <int = 0>                                                                              \
+    __device__ static void run(const std::uint32_t* a, const std::uint32_t* b,                      \
+                               const std::uint32_t* c, std::uint32_t* d) {                          \
+      TCNUM_ASM_##NA##_##NB##_##NC##_##NC("mma.sync.aligned." #SHAPE ".row.col" SAT ".s32." #A "." #B \
+                                          ".s32");                                                  \
+    }                                                                                               \
+  };
+
 // clang-format off
 using K8h = M16N8<8, 16>;
 using K16h = M16N8<16, 16>;
@@ -155,6 +193,25 @@ TCNUM_FP8_OPS(e4m3, e4m3)
 TCNUM_FP8_OPS(e4m3, e5m2)
 TCNUM_FP8_OPS(e5m2, e4m3)
 TCNUM_FP8_OPS(e5m2, e5m2)
+// Integer (sm_75+ m8n8, sm_80+ m16n8): every signedness pair, wrap and .satfinite.
+using K16b = M8N8I<16, 8>;
+using K32n = M8N8I<32, 4>;
+using K32s4 = M16N8<32, 4>;
+using K64s4 = M16N8<64, 4>;
+#define TCNUM_INT_SAT_OPS(ID, SHAPE, A, B, LAYOUT, AB, MINARCH, NA, NB, NC)          \
+  TCNUM_INT_OP(ID##_wrap, SHAPE, "", A, B, LAYOUT, AB, MINARCH, NA, NB, NC)          \
+  TCNUM_INT_OP(ID##_sat, SHAPE, ".satfinite", A, B, LAYOUT, AB, MINARCH, NA, NB, NC)
+#define TCNUM_INT_OPS(A, B, N4A, N4B)                                                          \
+  TCNUM_INT_SAT_OPS(I8816_##A##_##B, m8n8k16, A##8, B##8, K16b, 8, 75, 1, 1, 2)              \
+  TCNUM_INT_SAT_OPS(I16816_##A##_##B, m16n8k16, A##8, B##8, K16q, 8, 80, 2, 1, 4)            \
+  TCNUM_INT_SAT_OPS(I16832_##A##_##B, m16n8k32, A##8, B##8, K32q, 8, 80, 4, 2, 4)            \
+  TCNUM_INT_SAT_OPS(I8832_##A##_##B, m8n8k32, N4A, N4B, K32n, 4, 75, 1, 1, 2)                \
+  TCNUM_INT_SAT_OPS(I16832n_##A##_##B, m16n8k32, N4A, N4B, K32s4, 4, 80, 2, 1, 4)            \
+  TCNUM_INT_SAT_OPS(I16864_##A##_##B, m16n8k64, N4A, N4B, K64s4, 4, 80, 4, 2, 4)
+TCNUM_INT_OPS(s, s, s4, s4)
+TCNUM_INT_OPS(s, u, s4, u4)
+TCNUM_INT_OPS(u, s, u4, s4)
+TCNUM_INT_OPS(u, u, u4, u4)
 // clang-format on
 
 template <int BITS, int N>
@@ -242,6 +299,12 @@ MmaKernel entry() {
   return {Op::name, Op::min_arch, Op::L::M, Op::L::N, Op::L::K, &launch<Op>};
 }
 
+#define TCNUM_INT_SAT_ENTRIES(ID) entry<ID##_wrap>(), entry<ID##_sat>()
+#define TCNUM_INT_ENTRIES(A, B)                                                                       \
+  TCNUM_INT_SAT_ENTRIES(I8816_##A##_##B), TCNUM_INT_SAT_ENTRIES(I16816_##A##_##B),                    \
+      TCNUM_INT_SAT_ENTRIES(I16832_##A##_##B), TCNUM_INT_SAT_ENTRIES(I8832_##A##_##B),                \
+      TCNUM_INT_SAT_ENTRIES(I16832n_##A##_##B), TCNUM_INT_SAT_ENTRIES(I16864_##A##_##B)
+
 #define TCNUM_FP8_ENTRIES(A, B)                                                                      \
   entry<M16832_f32_##A##_##B>(), entry<M16832_f16_##A##_##B>(), entry<M16816_f32_##A##_##B>(),       \
       entry<M16816_f16_##A##_##B>()
@@ -255,6 +318,7 @@ const std::vector<MmaKernel>& mma_kernels() {
       entry<M16816_f32_f16>(),    entry<M16816_f16_f16>(),    entry<M16816_f32_bf16>(),
       entry<M1684_tf32>(),        entry<M1688_tf32>(),        TCNUM_FP8_ENTRIES(e4m3, e4m3),
       TCNUM_FP8_ENTRIES(e4m3, e5m2), TCNUM_FP8_ENTRIES(e5m2, e4m3), TCNUM_FP8_ENTRIES(e5m2, e5m2),
+      TCNUM_INT_ENTRIES(s, s), TCNUM_INT_ENTRIES(s, u), TCNUM_INT_ENTRIES(u, s), TCNUM_INT_ENTRIES(u, u),
   };
   return all;
 }

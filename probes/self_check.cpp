@@ -26,7 +26,9 @@ constexpr int kMaxReported = 8;
 
 std::string hex(std::uint32_t v, Format f) {
   char buf[16];
-  const int digits = f == Format::fp32 || f == Format::tf32 ? 8 : f == Format::e4m3 || f == Format::e5m2 ? 2 : 4;
+  const int digits = f == Format::fp32 || f == Format::tf32 || f == Format::s32 ? 8
+                     : f == Format::e4m3 || f == Format::e5m2 || f == Format::s8 || f == Format::u8 ? 2
+                                                                                                     : 4;
   std::snprintf(buf, sizeof buf, "0x%0*x", digits, v);
   return buf;
 }
@@ -44,8 +46,11 @@ std::string self_check(const Instruction& in, const RunOptions& opt) {
   std::mt19937 rng(0x7c0ffee);
   std::uniform_int_distribution<int> ab(-4, 4), cd(-8, 8);
   std::vector<int> ia(std::size_t(kTiles) * M * K), ib(std::size_t(kTiles) * N * K), ic(std::size_t(kTiles) * M * N);
-  for (int& v : ia) v = ab(rng);
-  for (int& v : ib) v = ab(rng);
+  // Unsigned integer operands (u8, u4) take |v|: the same small products, none negative.
+  const bool a_unsigned = in.a_type == Format::u8 || in.a_type == Format::u4;
+  const bool b_unsigned = in.b_type == Format::u8 || in.b_type == Format::u4;
+  for (int& v : ia) v = a_unsigned ? std::abs(ab(rng)) : ab(rng);
+  for (int& v : ib) v = b_unsigned ? std::abs(ab(rng)) : ab(rng);
   for (int& v : ic) v = cd(rng);
   auto encode = [](Format f, const std::vector<int>& v) {
     std::vector<std::uint32_t> out(v.size());

@@ -26,14 +26,37 @@ Layout layout_of(Format f) {
     case Format::e2m3:
     case Format::e3m2:
     case Format::ue8m0:
-    case Format::ue4m3: break;
+    case Format::ue4m3:
+    case Format::s8:  // integers: integer_bits / integer_of below
+    case Format::u8:
+    case Format::s4:
+    case Format::u4:
+    case Format::s32: break;
   }
   throw std::logic_error("small_ints: no layout self-check for this format");
 }
 
+// Integer formats: two's complement (s8/s4/s32) or unsigned (u8/u4) in the storage bits.
+int integer_width(Format f) {
+  switch (f) {
+    case Format::s8:
+    case Format::u8: return 8;
+    case Format::s4:
+    case Format::u4: return 4;
+    case Format::s32: return 32;
+    default: return 0;
+  }
+}
+
+bool integer_signed(Format f) { return f == Format::s8 || f == Format::s4 || f == Format::s32; }
+
 }  // namespace
 
 std::uint32_t small_int_bits(Format f, int v) {
+  if (const int w = integer_width(f)) {
+    if (v < 0 && !integer_signed(f)) throw std::logic_error("small_int_bits: negative integer for an unsigned format");
+    return static_cast<std::uint32_t>(v) & (w == 32 ? 0xffffffffu : (1u << w) - 1u);
+  }
   const Layout l = layout_of(f);
   if (v == 0) return 0;
   const std::uint32_t sign = v < 0 ? 1u << (l.width - 1) : 0u;
@@ -47,6 +70,11 @@ std::uint32_t small_int_bits(Format f, int v) {
 }
 
 double bits_value(Format f, std::uint32_t bits) {
+  if (const int w = integer_width(f)) {
+    const std::uint32_t r = w == 32 ? bits : bits & ((1u << w) - 1u);
+    const bool neg = integer_signed(f) && (r >> (w - 1)) & 1u;
+    return neg ? static_cast<double>(r) - std::ldexp(1.0, w) : static_cast<double>(r);
+  }
   const Layout l = layout_of(f);
   const bool neg = (bits >> (l.width - 1)) & 1u;
   const std::uint32_t ef = (bits >> l.frac_bits) & ((1u << l.exp_bits) - 1u);

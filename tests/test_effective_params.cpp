@@ -35,7 +35,7 @@ const std::vector<ArchInstruction>& every_instruction() {
     // cases and pick_case do not hold, and one pass without unpack_format (compile_plan).
     for (int sm : known_archs())
       for (const Instruction& in : instructions_for(sm))
-        if (!in.block_scaled()) v.push_back({sm, in});
+        if (!in.block_scaled() && !in.integer()) v.push_back({sm, in});  // integer: exact, no parameters
     return v;
   }();
   return all;

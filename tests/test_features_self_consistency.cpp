@@ -92,10 +92,13 @@ TEST(SelfConsistency, Sm90RuleStructure) {
   const Model fitted = fit_model(builtin_model(90), 90);
   const Model builtin = without_redundant_rules(builtin_model(90), 90);
   // The same selectors (rules that do not overlap may come in any order); the parameters act alike.
+  // The integer rule is not fitted: integer MMA is exact and reads no parameters (any rule that
+  // matches computes it), so the fit leaves it out.
   auto selectors = [](const Model& m) {
     std::vector<std::string> v;
     for (const auto& r : m.rules)
-      v.push_back(std::to_string(r.family ? static_cast<int>(*r.family) : -1) + "/" +
+      if (r.inputs != InputClass::integer)
+        v.push_back(std::to_string(r.family ? static_cast<int>(*r.family) : -1) + "/" +
                   std::to_string(r.inputs ? static_cast<int>(*r.inputs) : -1) + "/" +
                   std::to_string(r.d_type ? static_cast<int>(*r.d_type) : -1));
     std::sort(v.begin(), v.end());

@@ -74,11 +74,12 @@ inline std::vector<std::uint32_t> special_patterns(Format f) {
 }
 
 // instructions_for(sm) without the block-scaled ones (they take scale vectors besides A, B, C;
-// tests/test_block_scaled.cpp covers them).
+// tests/test_block_scaled.cpp covers them) and without the integer ones (exact, no float
+// datapath; tests/test_integer_catalog.cpp covers them).
 inline std::vector<Instruction> unscaled_instructions_for(int sm) {
   std::vector<Instruction> out;
   for (const Instruction& in : instructions_for(sm))
-    if (!in.block_scaled()) out.push_back(in);
+    if (!in.block_scaled() && !in.integer()) out.push_back(in);
   return out;
 }
 
@@ -185,7 +186,7 @@ inline std::vector<Instruction> distinct_type_combinations() {
   std::map<std::tuple<int, int, int, int, int>, Instruction> seen;
   for (int sm : known_archs())
     for (const Instruction& in : instructions_for(sm))
-      if (in.kind.empty())  // Blackwell's FP6/FP4 and scaled kinds: tests/test_block_scaled.cpp
+      if (in.kind.empty() && !in.integer())  // FP6/FP4, scaled kinds: test_block_scaled; integer: test_integer_catalog
       seen.emplace(std::make_tuple(static_cast<int>(in.a_type), static_cast<int>(in.b_type),
                                    static_cast<int>(in.c_type), static_cast<int>(in.d_type), in.k),
                    in);

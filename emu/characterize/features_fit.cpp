@@ -179,6 +179,7 @@ std::vector<std::string> compare_models(const Model& a, const Model& b, const st
   std::vector<std::string> out;
   std::set<std::string> seen;
   for (const Instruction& in : instrs) {
+    if (in.integer()) continue;  // exact: no datapath parameters to compare (docs/models.md §8.5)
     if (!seen.insert(key_of(in)).second) continue;
     std::optional<DatapathParams> pa, pb;
     try {
@@ -205,6 +206,7 @@ std::vector<Instruction> fit_instructions(int sm) {
   for (const Instruction& in : instructions_for(sm)) {
     if (!is_native(in, sm)) continue;  // e.g. m8n8k4 beyond Volta
     if (!in.kind.empty()) continue;  // Blackwell's kinds: no feature recipes for FP6/FP4 or scales yet
+    if (in.integer()) continue;      // integer MMA is exact: nothing to fit
     if (seen.insert(key_of(in)).second) out.push_back(in);
   }
   return out;

@@ -252,8 +252,25 @@ Model rtx_blackwell() {
   return m;
 }
 
+// Every architecture with integer mma (sm_75+): its first rule says the integer instructions are
+// exact (integer_mma.hpp; the parameters are not read). sm_90's is validated by corpora/h100-int.
+Model with_integer_rule(Model m) {
+  if (m.sm < 75) return m;
+  m.rules.insert(m.rules.begin(),
+                 rule(std::nullopt, InputClass::integer, exact_params(),
+                      "PTX ISA (mma integer types, .satfinite): exact sums, D = C + sum mod 2^32 or clamped to s32"));
+  if (m.sm == 90) {
+    std::vector<std::string> names;
+    for (const Instruction& in : instructions_for(90))
+      if (in.integer()) names.push_back(in.name);
+    validated_by(m, "H100 80GB HBM3 (sm_90)", "h100-int", false, names);
+  }
+  return m;
+}
+
 const Model& builtin_model(int sm) {
-  static const std::map<int, Model> models = {
+  static const std::map<int, Model> models = [] {
+    std::map<int, Model> all = {
       {70, volta()},
       {75, turing()},
       {80, ampere_like("sm_80", 80, "Ampere (A100): 8-product blocks (4 for tf32), 24 kept fraction bits, RZ; "
@@ -264,13 +281,17 @@ const Model& builtin_model(int sm) {
       {90, hopper()},
       {100, blackwell()},
       {120, rtx_blackwell()},
-  };
+    };
+    for (auto& [arch, m] : all) m = with_integer_rule(std::move(m));
+    return all;
+  }();
   auto it = models.find(sm);
   if (it == models.end()) throw std::invalid_argument("no built-in model for sm_" + std::to_string(sm));
   return it->second;
 }
 
 InputClass input_class(const Instruction& in) {
+  if (in.integer()) return InputClass::integer;
   if (in.block_scaled()) return in.kind == "mxf8f6f4" ? InputClass::mxf8f6f4 : InputClass::mxf4;
   if (!in.kind.empty()) return InputClass::f6f4;  // kind::f8f6f4 spelled out (FP6/FP4, or sm_120)
   switch (in.a_type) {

@@ -12,6 +12,7 @@
 #include "fast_kernel.hpp"
 #include "scaled_group.hpp"
 #include "tcnum/core/dot.hpp"
+#include "tcnum/core/integer_mma.hpp"
 #include "tcnum/core/plan.hpp"
 
 namespace tcnum {
@@ -372,6 +373,7 @@ std::uint32_t mma_element_reference(const DatapathParams& p, const Instruction& 
 std::uint32_t mma_element_reference(const DatapathParams& p, const Instruction& in, std::span<const std::uint32_t> a,
                                     std::span<const std::uint32_t> b, std::uint32_t c,
                                     std::span<const std::uint32_t> scale_a, std::span<const std::uint32_t> scale_b) {
+  if (in.integer()) return integer_mma_element(in, a, b, c);  // exact: no datapath parameters
   const int block = check_reference_call(p, in, a, b, scale_a, scale_b);
   const std::vector<int> order = product_schedule(p, in.k);  // a plan holds it once (the overload below)
   return reference_datapath(p, in, order, block, a, b, c, scale_a, scale_b);
@@ -380,6 +382,7 @@ std::uint32_t mma_element_reference(const DatapathParams& p, const Instruction& 
 std::uint32_t mma_element_reference(const MmaPlan& plan, std::span<const std::uint32_t> a,
                                     std::span<const std::uint32_t> b, std::uint32_t c,
                                     std::span<const std::uint32_t> scale_a, std::span<const std::uint32_t> scale_b) {
+  if (plan.instruction.integer()) return integer_mma_element(plan.instruction, a, b, c);
   const int block = check_reference_call(plan.params, plan.instruction, a, b, scale_a, scale_b);
   return reference_datapath(plan.params, plan.instruction, plan.schedule, block, a, b, c, scale_a, scale_b);
 }
@@ -391,7 +394,8 @@ std::uint32_t mma_element(const DatapathParams& p, const Instruction& in, std::s
   thread_local std::optional<MmaPlan> plan;
   const auto same = [&](const Instruction& x) {
     return x.name == in.name && x.k == in.k && x.a_type == in.a_type && x.b_type == in.b_type && x.c_type == in.c_type &&
-           x.d_type == in.d_type && x.scale_block == in.scale_block && x.scale_type == in.scale_type;
+           x.d_type == in.d_type && x.scale_block == in.scale_block && x.scale_type == in.scale_type &&
+           x.saturate == in.saturate;
   };
   if (!plan || !same(plan->instruction) || !(plan->params == p)) plan = compile_plan(p, in);
   return mma_element(*plan, a, b, c);

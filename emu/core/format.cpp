@@ -59,8 +59,24 @@ std::uint32_t storage_mask(Format f) {
   return bits == 32 ? 0xffffffffu : ((1u << bits) - 1u);
 }
 
+std::int64_t integer_value(Format f, std::uint32_t bits) {
+  const FormatSpec& s = spec(f);
+  if (!s.is_integer) throw std::invalid_argument("integer_value: " + std::string(s.name) + " is not an integer format");
+  const std::uint32_t r = bits & storage_mask(f);
+  const std::int64_t v = static_cast<std::int64_t>(r);
+  return s.is_signed && (r >> (s.storage_bits - 1)) ? v - (std::int64_t{1} << s.storage_bits) : v;
+}
+
 Decoded decode(Format f, std::uint32_t bits) {
   const FormatSpec& s = spec(f);
+  if (s.is_integer) {  // the integer itself: significand |v|, exponent 0
+    const std::int64_t v = integer_value(f, bits);
+    Decoded d;
+    d.sign = v < 0;
+    d.significand = static_cast<std::uint64_t>(v < 0 ? -v : v);
+    d.kind = v == 0 ? Decoded::Kind::zero : Decoded::Kind::finite;
+    return d;
+  }
   const std::uint32_t r = (bits & storage_mask(f)) >> field_shift(f);
   const std::uint32_t frac = r & ((1u << s.frac_bits) - 1u);
   const std::uint32_t biased = (r >> s.frac_bits) & ((1u << s.exp_bits) - 1u);
@@ -115,14 +131,20 @@ std::uint32_t canonical_nan(Format f) {
     case Format::e2m1:
     case Format::e2m3:
     case Format::e3m2: return max_finite_bits(f, false);
+    case Format::s8:
+    case Format::u8:
+    case Format::s4:
+    case Format::u4:
+    case Format::s32: return 0;  // integers have no NaN
   }
   return 0;
 }
 
-std::uint32_t zero_bits(Format f, bool sign) { return pack_fields(f, sign, 0, 0); }
+std::uint32_t zero_bits(Format f, bool sign) { return spec(f).is_integer ? 0u : pack_fields(f, sign, 0, 0); }
 
 std::uint32_t infinity_bits(Format f, bool sign) {
   const FormatSpec& s = spec(f);
+  if (s.is_integer) return max_finite_bits(f, sign);
   if (!s.has_inf && !s.has_nan) return max_finite_bits(f, sign);
   if (!s.has_inf) return pack_fields(f, sign, (1u << s.exp_bits) - 1u, (1u << s.frac_bits) - 1u);
   return pack_fields(f, sign, (1u << s.exp_bits) - 1u, 0);
@@ -130,6 +152,11 @@ std::uint32_t infinity_bits(Format f, bool sign) {
 
 std::uint32_t max_finite_bits(Format f, bool sign) {
   const FormatSpec& s = spec(f);
+  if (s.is_integer) {  // the largest, or with `sign` the most negative (0 for unsigned)
+    if (!s.is_signed) return sign ? 0u : storage_mask(f);
+    const std::uint32_t top = 1u << (s.storage_bits - 1);
+    return sign ? top : top - 1u;
+  }
   const std::uint32_t all_frac = (1u << s.frac_bits) - 1u;
   const bool nan_in_top_binade = !s.has_inf && s.has_nan && s.frac_bits > 0;  // e4m3: S.1111.110
   return pack_fields(f, sign, static_cast<std::uint32_t>(s.max_biased()), nan_in_top_binade ? all_frac - 1u : all_frac);
@@ -193,6 +220,8 @@ std::uint32_t round_pack(Format f, bool sign, unsigned __int128 magnitude, int e
 
 std::uint32_t encode(Format f, double x, Rounding mode, bool satfinite) {
   check_format(f);
+  if (spec(f).is_integer)
+    throw std::invalid_argument("encode: " + std::string(spec(f).name) + " is an integer format (store the integer's bits)");
   if (std::isnan(x)) return canonical_nan(f);
   const bool sign = std::signbit(x);
   if (std::isinf(x)) return satfinite ? max_finite_bits(f, sign) : infinity_bits(f, sign);

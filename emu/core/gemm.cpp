@@ -100,13 +100,21 @@ ResolvedSchedule call_schedule(const Instruction& in, int k, const GemmOptions& 
   if (opt.schedule && (!opt.k_order.empty() || opt.split_k != 1))
     fail(in, "give either a schedule or k_order/split_k, not both (a schedule has its own k_order and split_k)");
   const Schedule s = opt.schedule ? *opt.schedule : schedule_from_options(opt);
+  ResolvedSchedule r;
   try {
-    if (!empty_d) return resolve_schedule(s, in, k);
-    check_schedule(s, in, k);
-    return {};
+    if (empty_d) {
+      check_schedule(s, in, k);
+      return {};
+    }
+    r = resolve_schedule(s, in, k);
   } catch (const std::invalid_argument& e) {
     fail(in, e.what());
   }
+  // Integer MMA: k-steps chained through D (exact, wrapped or clamped per step); a reduction of
+  // slices or promoted chains would be a float one, which no integer kernel does.
+  if (in.integer() && (r.slices.size() > 1 || r.source.promotion > 0 || r.source.c_entry != CEntry::first_slice))
+    fail(in, "integer MMA takes one slice of k-steps chained through D (no split-K, promotion or C after a reduction)");
+  return r;
 }
 
 // The slices' k-steps flattened in run order, and the chains they form (promotion cuts a slice

@@ -70,6 +70,32 @@ Instruction make_kind(Family fam, int m, int n, int k, const std::string& kind, 
 
 bool fp8(Format f) { return f == Format::e4m3 || f == Format::e5m2; }
 
+// Integer mma.sync (PTX ISA "mma", integer types): s8/u8 m8n8k16 (sm_75+), m16n8k16 and
+// m16n8k32 (sm_80+); s4/u4 m8n8k32 (sm_75+), m16n8k32 and m16n8k64 (sm_80+); every signedness
+// pair, s32 C and D, with and without .satfinite (spelled after the shape, as PTX does:
+// "mma.m16n8k32.satfinite.s32.s8.u8.s32"). m8n8k16/m8n8k32 are Turing's own shapes.
+void add_integer_mma(std::vector<Instruction>& all) {
+  using F = Format;
+  struct Shape {
+    int m, n, k;
+    bool nibble;
+    int min_sm;
+  };
+  const Shape shapes[] = {{8, 8, 16, false, 75}, {16, 8, 16, false, 80}, {16, 8, 32, false, 80},
+                          {8, 8, 32, true, 75},  {16, 8, 32, true, 80},  {16, 8, 64, true, 80}};
+  for (const Shape& sh : shapes)
+    for (bool a_signed : {true, false})
+      for (bool b_signed : {true, false})
+        for (bool sat : {false, true}) {
+          const F a = sh.nibble ? (a_signed ? F::s4 : F::u4) : (a_signed ? F::s8 : F::u8);
+          const F b = sh.nibble ? (b_signed ? F::s4 : F::u4) : (b_signed ? F::s8 : F::u8);
+          Instruction in = make(Family::mma, sh.m, sh.n, sh.k, F::s32, a, b, F::s32, sh.min_sm);
+          in.saturate = sat;
+          if (sat) in.name.insert(in.name.find('.', 4), ".satfinite");
+          all.push_back(in);
+        }
+}
+
 // Blackwell's f8f6f4 kinds and the block-scaled MX/NVFP4 kinds (PTX ISA 8.7+, "tcgen05.mma" and
 // "mma" with .kind; LLVM's NVVM tables list the same type sets).
 void add_blackwell_kinds(std::vector<Instruction>& all) {
@@ -156,6 +182,7 @@ std::vector<Instruction> build_catalog() {
           for (F b : {F::e4m3, F::e5m2}) tc(32, d, a, b);
     }
   add_blackwell_kinds(all);
+  add_integer_mma(all);
   return all;
 }
 
@@ -302,10 +329,11 @@ Instruction default_instruction(const OperandFormats& formats, int sm, std::opti
   for (const Instruction& in : here)
     if (has_types(in)) accs.insert(std::string(name_of(in.d_type)) + (c ? " (C " + std::string(name_of(in.c_type)) + ")" : ""));
   if (accs.empty()) {
-    std::set<std::string> types;
+    std::set<std::string> types;  // integer inputs only where integers were asked for
     for (const Instruction& in : here)
-      types.insert(in.a_type == in.b_type ? std::string(name_of(in.a_type))
-                                          : std::string(name_of(in.a_type)) + "×" + std::string(name_of(in.b_type)));
+      if (in.integer() == is_integer(a))
+        types.insert(in.a_type == in.b_type ? std::string(name_of(in.a_type))
+                                            : std::string(name_of(in.a_type)) + "×" + std::string(name_of(in.b_type)));
     os << "; input types there:";
     for (const std::string& t : types) os << ' ' << t;
     int first = 0;  // the first architecture with such inputs

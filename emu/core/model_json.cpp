@@ -24,6 +24,7 @@ const char* class_name(InputClass c) {
     case InputClass::f6f4: return "f6f4";
     case InputClass::mxf8f6f4: return "mxf8f6f4";
     case InputClass::mxf4: return "mxf4";
+    case InputClass::integer: return "int";
   }
   return "?";
 }
@@ -179,9 +180,9 @@ Model model_from_json(const std::string& text) {
         const auto& s = string_at(r["inputs"], where + ".inputs");
         bool found = false;
         for (InputClass c : {InputClass::f16, InputClass::bf16, InputClass::tf32, InputClass::fp8, InputClass::f6f4,
-                             InputClass::mxf8f6f4, InputClass::mxf4})
+                             InputClass::mxf8f6f4, InputClass::mxf4, InputClass::integer})
           if (s == class_name(c)) mr.inputs = c, found = true;
-        if (!found) bad(where + ".inputs", "must be f16, bf16, tf32, fp8, f6f4, mxf8f6f4 or mxf4");
+        if (!found) bad(where + ".inputs", "must be f16, bf16, tf32, fp8, f6f4, mxf8f6f4, mxf4 or int");
       }
       if (r.contains("d_type")) mr.d_type = parse_fmt(r["d_type"], where + ".d_type");
       mr.params = parse_params(r, where);

@@ -180,8 +180,26 @@ std::vector<int> product_blocks(const DatapathParams& p, int k) {
   return id;
 }
 
+namespace {
+// Integer MMA: no datapath to compile; every element takes integer_mma_element (exact), through
+// mma_element_reference. The formats must be all integer (s8/u8/s4/u4 A and B, s32 C and D).
+MmaPlan integer_plan(const DatapathParams& p, const Instruction& in) {
+  auto operand = [](Format f) { return f == Format::s8 || f == Format::u8 || f == Format::s4 || f == Format::u4; };
+  if (!operand(in.a_type) || !operand(in.b_type) || in.c_type != Format::s32 || in.d_type != Format::s32)
+    invalid(in, "integer MMA takes s8/u8/s4/u4 A and B and s32 C and D");
+  if (in.k <= 0) invalid(in, "k must be positive");
+  MmaPlan plan;
+  plan.instruction = in;
+  plan.params = p;
+  plan.reference_only = "integer MMA: exact sums (integer_mma_element), no datapath";
+  return plan;
+}
+}  // namespace
+
 MmaPlan compile_plan(const DatapathParams& p, const Instruction& in) {
   check_formats(in);  // once here: the per-element code indexes the format table unchecked
+  if (in.integer() || is_integer(in.b_type) || is_integer(in.c_type) || is_integer(in.d_type))
+    return integer_plan(p, in);
   check_format(p.block_format);
   if (p.unpack_format) check_format(*p.unpack_format);
   if (in.k <= 0) invalid(in, "k must be positive");

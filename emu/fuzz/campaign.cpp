@@ -31,6 +31,7 @@
 #include "tcnum/fuzz/generators.hpp"
 #include "tcnum/fuzz/minimise.hpp"
 #include "tcnum/fuzz/output_lock.hpp"
+#include "tcnum/fuzz/scales.hpp"
 
 namespace tcnum::fuzz {
 namespace fs = std::filesystem;
@@ -61,6 +62,21 @@ void evaluate_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_t*
   parallel_for(chunks, threads, [&](std::size_t i) {
     const std::size_t first = i * per, n = std::min(per, tiles - first);
     mma_tiles(plan, n, a + first * MK, b + first * NK, c + first * MN, d + first * MN);
+  });
+}
+
+// Block-scaled tiles: every element through the reference datapath with its row's and column's
+// scales (sa: tiles × M × S, sb: tiles × N × S; S = in.scales_per_row()).
+void evaluate_tiles_scaled(const MmaPlan& plan, std::size_t tiles, const std::uint32_t* a, const std::uint32_t* b,
+                           const std::uint32_t* c, const std::uint32_t* sa, const std::uint32_t* sb, std::uint32_t* d,
+                           int threads) {
+  const Instruction& in = plan.instruction;
+  const std::size_t M = in.m, N = in.n, K = in.k, S = static_cast<std::size_t>(in.scales_per_row());
+  parallel_for(tiles, threads, [&](std::size_t t) {
+    for (std::size_t i = 0; i < M; ++i)
+      for (std::size_t j = 0; j < N; ++j)
+        d[(t * M + i) * N + j] = mma_element(plan, {a + (t * M + i) * K, K}, {b + (t * N + j) * K, K}, c[(t * M + i) * N + j],
+                                             {sa + (t * M + i) * S, S}, {sb + (t * N + j) * S, S});
   });
 }
 
@@ -326,6 +342,7 @@ struct Work {
   std::vector<std::size_t> cases;       // cases of each batch
   std::size_t n = 0, tiles = 0;         // cases and tiles in all
   std::vector<std::uint32_t> a, b, c, dev, emu;
+  std::vector<std::uint32_t> sa, sb;  // block-scaled: the scales of every row of A, column of B
 };
 
 class Campaign {
@@ -640,12 +657,17 @@ class Campaign {
     w.c.resize(w.tiles * MN);
     w.dev.resize(w.tiles * MN);
     w.emu.resize(w.tiles * MN);
+    w.sa.resize(w.tiles * in.m * static_cast<std::size_t>(in.scales_per_row()));
+    w.sb.resize(w.tiles * in.n * static_cast<std::size_t>(in.scales_per_row()));
     const std::string& dist = cfg_.distributions[dist_of(w.pair)];
     const DatapathParams& params = plan_of(w.pair).params;
     parallel_for(w.batches.size(), threads_, [&](std::size_t i) {
       const std::size_t first = w.first_tile[i], tiles = (i + 1 < w.batches.size() ? w.first_tile[i + 1] : w.tiles) - first;
-      generate_tiles(in, params, dist, batch_seed(cfg_.seed, in.name, dist, w.batches[i]), tiles,
-                     w.a.data() + first * MK, w.b.data() + first * NK, w.c.data() + first * MN);
+      const std::uint64_t seed = batch_seed(cfg_.seed, in.name, dist, w.batches[i]);
+      generate_tiles(in, params, dist, seed, tiles, w.a.data() + first * MK, w.b.data() + first * NK, w.c.data() + first * MN);
+      if (in.block_scaled())
+        generate_scales(in, dist, seed, tiles, w.sa.data() + first * in.m * in.scales_per_row(),
+                        w.sb.data() + first * in.n * in.scales_per_row());
     });
   }
 
@@ -659,7 +681,10 @@ class Campaign {
       const Instruction& in = instr_of(w.pair);
       auto on_device = std::async(std::launch::async, [&] {
         const auto t0 = Clock::now();
-        device_.run_tiles(in, w.tiles, w.a.data(), w.b.data(), w.c.data(), w.dev.data());
+        if (in.block_scaled())
+          device_.run_tiles_scaled(in, w.tiles, w.a.data(), w.b.data(), w.c.data(), w.sa.data(), w.sb.data(), w.dev.data());
+        else
+          device_.run_tiles(in, w.tiles, w.a.data(), w.b.data(), w.c.data(), w.dev.data());
         return seconds(t0, Clock::now());
       });
       // The next pair is generated while this one is emulated (both on every core: a stall in one,
@@ -668,7 +693,11 @@ class Campaign {
       if (i + 1 < works.size()) next = std::async(std::launch::async, [&] { generate_work(works[i + 1]); });
       const auto t0 = Clock::now();
       try {
-        evaluate_tiles(plan_of(w.pair), w.tiles, w.a.data(), w.b.data(), w.c.data(), w.emu.data(), threads_);
+        if (in.block_scaled())
+          evaluate_tiles_scaled(plan_of(w.pair), w.tiles, w.a.data(), w.b.data(), w.c.data(), w.sa.data(), w.sb.data(),
+                                w.emu.data(), threads_);
+        else
+          evaluate_tiles(plan_of(w.pair), w.tiles, w.a.data(), w.b.data(), w.c.data(), w.emu.data(), threads_);
         busy_.emulator_s += seconds(t0, Clock::now());
       } catch (...) {
         on_device.wait();
@@ -717,8 +746,11 @@ class Campaign {
       const std::uint64_t case_index = w.batches[bi] * per + e;
       const std::span<const std::uint32_t> a(w.a.data() + (t * M + i) * K, K), b(w.b.data() + (t * N + j) * K, K);
       const std::uint32_t c = w.c[at], dev = w.dev[at], emu = w.emu[at];
-      const std::string cls = explain(w.pair / cfg_.distributions.size(), a, b, c, emu, dev);
-      const std::string line = format_case_line(cfg_.arch, in, {a.begin(), a.end()}, {b.begin(), b.end()}, c, dev);
+      const std::size_t S = static_cast<std::size_t>(in.scales_per_row());
+      const std::vector<std::uint32_t> sa(w.sa.begin() + (t * M + i) * S, w.sa.begin() + (t * M + i + 1) * S),
+          sb(w.sb.begin() + (t * N + j) * S, w.sb.begin() + (t * N + j + 1) * S);
+      const std::string cls = explain(w.pair / cfg_.distributions.size(), a, b, c, emu, dev, sa, sb);
+      const std::string line = format_case_line(cfg_.arch, in, {a.begin(), a.end()}, {b.begin(), b.end()}, c, dev, sa, sb);
       ++state_.raw_total;
       if (state_.raw_kept + state_.raw_pending.size() < cfg_.raw_limit) state_.raw_pending.push_back(line);
       Signature& sig = state_.signatures[signature_key(in.name, cls)];
@@ -736,15 +768,20 @@ class Campaign {
 
   // The signature class of a mismatch: the first neighbouring model that reproduces the device's
   // result, else the region the model assigns (classify.hpp).
+  // Block-scaled cases (scales given): the neighbouring models only (classify has no scales), else
+  // "block_scaled".
   std::string explain(std::size_t instr, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
-                      std::uint32_t c, std::uint32_t model_d, std::uint32_t device_d) {
+                      std::uint32_t c, std::uint32_t model_d, std::uint32_t device_d, std::span<const std::uint32_t> sa = {},
+                      std::span<const std::uint32_t> sb = {}) {
     if (neighbour_plans_.size() <= instr) neighbour_plans_.resize(cfg_.instructions.size());
     auto& plans = neighbour_plans_[instr];
     if (plans.empty())
       for (auto& n : neighbours(plans_[instr].params, cfg_.instructions[instr]))
         plans.emplace_back(n.change, compile_plan(n.params, cfg_.instructions[instr]));
+    const bool scaled = cfg_.instructions[instr].block_scaled();
     for (const auto& [change, plan] : plans)
-      if (mma_element(plan, a, b, c) == device_d) return change;
+      if ((scaled ? mma_element(plan, a, b, c, sa, sb) : mma_element(plan, a, b, c)) == device_d) return change;
+    if (scaled) return "block_scaled";
     return std::string(class_name(classify(cfg_.instructions[instr], plans_[instr].params, a, b, c, model_d, device_d)));
   }
 
@@ -756,6 +793,11 @@ class Campaign {
       if (!kase) throw std::logic_error("fuzz: a raw line does not parse: " + why);
       std::size_t which = 0;
       while (cfg_.instructions[which].name != sig.instruction) ++which;
+      if (cfg_.instructions[which].block_scaled()) {  // minimise() moves no scales: the raw case stands
+        sig.line = sig.raw_line;
+        sig.minimised_from = sig.raw_line;
+        continue;
+      }
       FuzzCase x{kase->a, kase->b, kase->c, kase->d, 0};
       const auto device = [this](const Instruction& in, std::size_t n, const std::uint32_t* a, const std::uint32_t* b,
                                  const std::uint32_t* c, std::uint32_t* d) { device_.run(in, n, a, b, c, d); };
@@ -923,6 +965,18 @@ void EmuBackend::run_tiles(const Instruction& in, std::size_t tiles, const std::
                            const std::uint32_t* c, std::uint32_t* d) {
   const MmaPlan plan = compile_plan(model_, in);
   evaluate_tiles(plan, tiles, a, b, c, d, threads_);
+}
+
+void EmuBackend::run_tiles_scaled(const Instruction& in, std::size_t tiles, const std::uint32_t* a, const std::uint32_t* b,
+                                  const std::uint32_t* c, const std::uint32_t* scale_a, const std::uint32_t* scale_b,
+                                  std::uint32_t* d) {
+  const MmaPlan plan = compile_plan(model_, in);
+  evaluate_tiles_scaled(plan, tiles, a, b, c, scale_a, scale_b, d, threads_);
+}
+
+void Backend::run_tiles_scaled(const Instruction& in, std::size_t, const std::uint32_t*, const std::uint32_t*,
+                               const std::uint32_t*, const std::uint32_t*, const std::uint32_t*, std::uint32_t*) {
+  throw std::invalid_argument(in.name + ": " + description() + " cannot run block-scaled instructions (scale vectors)");
 }
 
 CampaignResult run_campaign(const CampaignConfig& config, const Model& model, Backend& device,

@@ -3,6 +3,7 @@
 #include "tcnum/reference/generators.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <random>
 #include <stdexcept>
@@ -318,6 +319,75 @@ void draw_scales(const Instruction& in, int which, Rng& rng, Case& g) {
   draw(g.scale_b);
 }
 
+// Integer instructions (s8/u8/s4/u4 inputs, s32 C): the same six names, read for integers.
+// normal: operands N(0,1)·range/4 rounded and clamped, C N(0,1)·2^16; randbits: uniform patterns
+// (C any 32 bits); spread: C within 2^20 of INT32_MIN or INT32_MAX (wrap and .satfinite differ
+// there); cancel: products in pairs a_j = -a_i (or b_j = -b_i) where a signed operand allows it,
+// C = -sum ± 1; special: each element with p = 1/8 one of min, max, 0, -1 (1 unsigned), C with
+// p = 1/4 one of INT32_MIN, INT32_MAX, 0, -1; subnorm: |values| <= 2, C in [-8, 8].
+std::int64_t int_min(Format f) { return spec(f).is_signed ? -(std::int64_t{1} << (spec(f).storage_bits - 1)) : 0; }
+std::int64_t int_max(Format f) {
+  return spec(f).is_signed ? (std::int64_t{1} << (spec(f).storage_bits - 1)) - 1 : (std::int64_t{1} << spec(f).storage_bits) - 1;
+}
+std::uint32_t int_bits(Format f, std::int64_t v) {
+  return static_cast<std::uint32_t>(static_cast<std::uint64_t>(std::clamp(v, int_min(f), int_max(f)))) & storage_mask(f);
+}
+std::uint32_t int_normal(Format f, Rng& rng, double sigma) {
+  const double x = std::nearbyint(rng.normal() * sigma);
+  return int_bits(f, static_cast<std::int64_t>(std::clamp(x, -4e9, 4e9)));
+}
+std::uint32_t int_uniform(Format f, Rng& rng) { return static_cast<std::uint32_t>(rng.bits()) & storage_mask(f); }
+std::uint32_t int_special(Format f, Rng& rng) {
+  switch (rng.below(4)) {
+    case 0: return int_bits(f, int_min(f));
+    case 1: return int_bits(f, int_max(f));
+    case 2: return 0;
+    default: return int_bits(f, spec(f).is_signed ? -1 : 1);
+  }
+}
+
+Case gen_integer(const Instruction& in, int which, Rng& rng) {
+  Case g;
+  g.a.resize(in.k);
+  g.b.resize(in.k);
+  const Format fa = in.a_type, fb = in.b_type, fc = in.c_type;
+  for (int k = 0; k < in.k; ++k) {
+    switch (which) {
+      case 1: g.a[k] = int_uniform(fa, rng), g.b[k] = int_uniform(fb, rng); break;
+      case 5: g.a[k] = int_bits(fa, rng.range(-2, 2)), g.b[k] = int_bits(fb, rng.range(-2, 2)); break;
+      default:
+        g.a[k] = int_normal(fa, rng, static_cast<double>(int_max(fa) - int_min(fa)) / 8);
+        g.b[k] = int_normal(fb, rng, static_cast<double>(int_max(fb) - int_min(fb)) / 8);
+        if (which == 4 && rng.chance(1, 8)) g.a[k] = int_special(fa, rng);
+        if (which == 4 && rng.chance(1, 8)) g.b[k] = int_special(fb, rng);
+    }
+  }
+  std::int64_t sum = 0;
+  if (which == 3) {  // pairs (k, k+1) cancel where a negated operand exists
+    for (int k = 0; k + 1 < in.k; k += 2) {
+      if (spec(fa).is_signed && integer_value(fa, g.a[k]) > int_min(fa)) {
+        g.a[k + 1] = int_bits(fa, -integer_value(fa, g.a[k])), g.b[k + 1] = g.b[k];
+      } else if (spec(fb).is_signed && integer_value(fb, g.b[k]) > int_min(fb)) {
+        g.b[k + 1] = int_bits(fb, -integer_value(fb, g.b[k])), g.a[k + 1] = g.a[k];
+      }
+    }
+    for (int k = 0; k < in.k; ++k) sum += integer_value(fa, g.a[k]) * integer_value(fb, g.b[k]);
+  }
+  switch (which) {
+    case 1: g.c = int_uniform(fc, rng); break;
+    case 2: {
+      const std::int64_t r = static_cast<std::int64_t>(rng.below(std::uint64_t{1} << 20));
+      g.c = int_bits(fc, rng.coin() ? int_max(fc) - r : int_min(fc) + r);
+      break;
+    }
+    case 3: g.c = int_bits(fc, -sum + rng.range(-1, 1)); break;
+    case 4: g.c = rng.chance(1, 4) ? int_special(fc, rng) : int_normal(fc, rng, 65536.0); break;
+    case 5: g.c = int_bits(fc, rng.range(-8, 8)); break;
+    default: g.c = int_normal(fc, rng, 65536.0);
+  }
+  return g;
+}
+
 }  // namespace
 
 std::vector<std::string> distribution_names() {
@@ -345,6 +415,10 @@ std::vector<Case> generate(const Instruction& in, std::string_view dist, std::si
   std::vector<Case> out;
   out.reserve(count);
   for (std::size_t i = 0; i < count; ++i) {
+    if (in.integer()) {
+      out.push_back(gen_integer(in, which, rng));
+      continue;
+    }
     switch (which) {
       case 0: out.push_back(gen_normal(in, rng)); break;
       case 1: out.push_back(gen_randbits(in, rng)); break;

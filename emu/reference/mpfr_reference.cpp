@@ -53,8 +53,13 @@ Layout layout(Format f) {
     case Format::e3m2: return {6, 0, 3, 2, 3, Layout::none};
     case Format::ue8m0: return {8, 0, 8, 0, 127, Layout::nan_all_ones, false, false};
     case Format::ue4m3: return {8, 0, 4, 3, 7, Layout::nan_all_ones, false};
+    case Format::s8:  // integer MMA is exact: integer_mma.hpp, no reference rounding
+    case Format::u8:
+    case Format::s4:
+    case Format::u4:
+    case Format::s32: break;
   }
-  throw std::invalid_argument("mpfr_reference: unknown format");
+  throw std::invalid_argument("mpfr_reference: " + std::string(name_of(f)) + " is not a floating-point format");
 }
 
 std::uint32_t pack(const Layout& l, bool sign, std::uint32_t biased, std::uint32_t frac) {

@@ -14,6 +14,7 @@
 #include "bits.hpp"
 #include "corpus_binding.hpp"
 #include "compare_binding.hpp"
+#include "dmma_binding.hpp"
 #include "tcnum/core/build_info.hpp"
 #include "timing.hpp"
 
@@ -285,5 +286,6 @@ NB_MODULE(_tcnum, m) {
 
   bind_corpus(m);
   bind_compare(m);
+  bind_dmma(m);
   bind_timing(m);
 }

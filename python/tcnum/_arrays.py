@@ -26,7 +26,17 @@ FORMATS = {
     "e3m2": (np.dtype(np.uint8), np.dtype(ml_dtypes.float6_e3m2fn)),
     "ue8m0": (np.dtype(np.uint8), np.dtype(ml_dtypes.float8_e8m0fnu)),
     "ue4m3": (np.dtype(np.uint8), np.dtype(ml_dtypes.float8_e4m3fn)),
+    # Integer MMA: s8/u8 as int8/uint8; s4/u4 one per byte (not packed), as int8 in [-8, 7] and
+    # uint8 in [0, 15] (the low 4 bits are the element); s32 C and D as int32.
+    "s8": (np.dtype(np.uint8), np.dtype(np.int8)),
+    "u8": (np.dtype(np.uint8), np.dtype(np.uint8)),
+    "s4": (np.dtype(np.uint8), np.dtype(np.int8)),
+    "u4": (np.dtype(np.uint8), np.dtype(np.uint8)),
+    "s32": (np.dtype(np.uint32), np.dtype(np.int32)),
 }
+
+# the range of each integer operand format (values outside are refused, not wrapped)
+INTEGER_RANGES = {"s8": (-128, 127), "u8": (0, 255), "s4": (-8, 7), "u4": (0, 15), "s32": (-2**31, 2**31 - 1)}
 
 _ALIASES = {
     "fp32": "f32", "float32": "f32", "fp16": "f16", "float16": "f16", "half": "f16",
@@ -45,6 +55,8 @@ _DTYPE_FORMATS = {
     np.dtype(ml_dtypes.float6_e2m3fn): ("e2m3",),
     np.dtype(ml_dtypes.float6_e3m2fn): ("e3m2",),
     np.dtype(ml_dtypes.float8_e8m0fnu): ("ue8m0",),
+    np.dtype(np.int8): ("s8", "s4"),
+    np.dtype(np.int32): ("s32",),
 }
 _RAW = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.uint32))
 
@@ -57,8 +69,8 @@ _DLPACK_DTYPES = {
 
 VALID_DTYPES = ("ml_dtypes.bfloat16, numpy.float16, ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2, "
                 "ml_dtypes.float4_e2m1fn, ml_dtypes.float6_e2m3fn, ml_dtypes.float6_e3m2fn, ml_dtypes.float8_e8m0fnu, "
-                "numpy.float32 (f32, or tf32 with its low 13 bits ignored), or raw uint8/uint16/uint32 bits "
-                "with a format")
+                "numpy.float32 (f32, or tf32 with its low 13 bits ignored), numpy.int8 (s8, s4), numpy.int32 (s32), "
+                "or raw uint8/uint16/uint32 bits with a format (uint8 also holds u8 and u4 values)")
 
 
 def format_name(fmt: str) -> str:
@@ -162,16 +174,30 @@ def as_bits(x, what: str, fmt: str | None = None, allowed: tuple | None = None):
             raise TypeError(f"{what}: dtype {arr.dtype} is not allowed here; valid formats: {', '.join(allowed)}")
         fmt = candidates[0]
     storage = FORMATS[fmt][0]
+    if fmt in ("s4", "u4") and arr.size:  # values (int8 for s4), or raw nibbles (uint8: 0..15)
+        lo, hi = INTEGER_RANGES[fmt] if arr.dtype == FORMATS[fmt][1] else (0, 15)
+        if arr.min() < lo or arr.max() > hi:
+            raise ValueError(f"{what}: {fmt} values are {lo}..{hi} (one per byte, not packed), got "
+                             f"{arr.min()}..{arr.max()}")
     return np.ascontiguousarray(arr).view(storage), fmt
 
 
+def values_of(bits: np.ndarray, fmt: str) -> np.ndarray:
+    """Raw bits of a format as its value dtype; s4 nibbles sign-extended into int8 ([-8, 7])."""
+    if fmt == "s4":
+        v = (bits & 0xF).astype(np.int8)
+        return np.where(v > 7, v - 16, v).astype(np.int8)
+    return bits.view(FORMATS[fmt][1])
+
+
 def from_bits(bits, fmt: str) -> np.ndarray:
-    """Raw bits (uint8/16/32) viewed as values of a format's dtype (no copy)."""
+    """Raw bits (uint8/16/32) viewed as values of a format's dtype (no copy; s4: a sign-extended
+    int8 copy)."""
     arr = to_numpy(bits, "bits")
     storage, value = FORMATS[format_name(fmt)]
     if arr.dtype != storage:
         raise TypeError(f"raw bits of {format_name(fmt)} are {storage}, got {arr.dtype}")
-    return arr.view(value)
+    return values_of(arr, format_name(fmt))
 
 
 def to_bits(x) -> np.ndarray:

@@ -9,12 +9,12 @@ import os
 import numpy as np
 
 from . import _tcnum
-from ._arrays import FORMATS
+from ._arrays import values_of
 from ._catalog import Instruction, instruction, resolve_model
 
 
 def _value(bits: np.ndarray, instr: Instruction, operand: str) -> np.ndarray:
-    return bits.view(FORMATS[getattr(instr, operand)][1])
+    return values_of(bits, getattr(instr, operand))
 
 
 @dataclasses.dataclass

@@ -11,6 +11,7 @@ from ._catalog import Instruction, arch_number, default_instruction, instruction
 from ._schedule import Schedule, as_schedule
 
 _INPUT_FORMATS = ("bf16", "f16", "tf32", "e4m3", "e5m2", "e2m1", "e2m3", "e3m2")
+_INTEGER_DTYPES = {np.dtype(np.int8): "s8", np.dtype(np.uint8): "u8"}
 _ACC_FORMATS = ("f32", "f16")
 
 
@@ -162,6 +163,11 @@ def _scale_bits(ins, scale_a, scale_b, m: int, n: int, k: int, epilogue: bool, b
     return tuple(out)
 
 
+def _integer_operands(a, b) -> bool:
+    """Whether a and b are both int8/uint8 arrays (the integer MMA's s8/u8 values)."""
+    return all(to_numpy(x, w).dtype in _INTEGER_DTYPES for x, w in ((a, "a"), (b, "b")))
+
+
 def gemm(a, b, c=None, *, instr=None, arch="sm_90", k_order=None, split_k=1, schedule=None, threads=None,
          model=None, alpha=None, beta=None, bias=None, activation=None, out_dtype=None, fused=True,
          rounding="nearest_even", satfinite=True, scale_a=None, scale_b=None):
@@ -191,6 +197,9 @@ def gemm(a, b, c=None, *, instr=None, arch="sm_90", k_order=None, split_k=1, sch
     bias: shape (N,) or (1, N) per column, (M, 1) per row (as numpy broadcasts it against D),
     of float32 or a narrower float format (widened exactly). alpha and beta are rounded to
     binary32 once, as a kernel's float parameters.
+    Integer MMA: int8 (s8) or uint8 (u8) A and B pick the integer instruction (s32 D, an int32
+    array; c int32), D = C + A·B exact, wrapped modulo 2^32 (instr=...satfinite... clamps);
+    s4/u4 need instr= and int8/uint8 values in [-8, 7]/[0, 15], one per byte.
     scale_a, scale_b: a block-scaled instruction's scales (instr= names it), M×(K/scale_block)
     and (K/scale_block)×N, of ml_dtypes.float8_e8m0fnu (ue8m0) or raw uint8 bits (ue4m3, ue8m0):
     scale_A[i][k // scale_block] multiplies A[i][k], scale_B[k // scale_block][j] B[k][j] (PTX ISA).
@@ -213,6 +222,11 @@ def gemm(a, b, c=None, *, instr=None, arch="sm_90", k_order=None, split_k=1, sch
         ins = instruction(instr, compiled.sm)
         a_bits, _ = as_bits(a, "a", ins.a)
         b_bits, _ = as_bits(b, "b", ins.b)
+    elif _integer_operands(a, b):  # int8/uint8 A and B: the integer MMA (s32 D), C int32 if given
+        fa, fb = (_INTEGER_DTYPES[to_numpy(x, w).dtype] for x, w in ((a, "a"), (b, "b")))
+        a_bits, _ = as_bits(a, "a", fa)
+        b_bits, _ = as_bits(b, "b", fb)
+        ins = default_instruction(fa, fb, "s32", compiled.sm, c="s32")
     else:
         a_bits, fa = as_bits(a, "a", allowed=_INPUT_FORMATS)
         b_bits, fb = as_bits(b, "b", allowed=_INPUT_FORMATS)

@@ -77,4 +77,9 @@ def read_corpus(path: str) -> list: ...
 
 def compare(expected: Annotated[NDArray, dict(order='C', device='cpu', writable=False)], actual: Annotated[NDArray, dict(order='C', device='cpu', writable=False)], format: str, rows: int, cols: int, max_ulps: int, any_nan: bool, any_zero_sign: bool, max_listed: int) -> dict: ...
 
+def dmma_elements(a: Annotated[NDArray[numpy.uint64], dict(shape=(None, None), order='C', device='cpu', writable=False)], b: Annotated[NDArray[numpy.uint64], dict(shape=(None, None), order='C', device='cpu', writable=False)], c: Annotated[NDArray[numpy.uint64], dict(shape=(None,), order='C', device='cpu', writable=False)]) -> list[int]:
+    """
+    f64 DMMA elements (tcnum::dmma_element) on raw binary64 bits: a, b n×K, c n; returns D's bits.
+    """
+
 def cpp_gemm_seconds(model: Model, instruction: str, a: Annotated[NDArray, dict(order='C', device='cpu', writable=False)], b: Annotated[NDArray, dict(order='C', device='cpu', writable=False)], c: Annotated[NDArray, dict(order='C', device='cpu', writable=False)], m: int, n: int, k: int, repeats: int, threads: int) -> list[float]: ...

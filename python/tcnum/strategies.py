@@ -7,8 +7,8 @@
     def test_my_kernel(problem):
         assert_bitexact(my_kernel(problem.a, problem.b), tcnum.gemm(problem.a, problem.b))
 
-Every format of ``tcnum.FORMATS`` (f32, tf32, f16, bf16, e4m3, e5m2, e2m1, e2m3, e3m2, ue8m0,
-ue4m3): ``bits`` draws any storage bit pattern (tf32 with its 13 ignored low bits, ue4m3 with
+Every floating-point format of ``tcnum.FORMATS`` (f32, tf32, f16, bf16, e4m3, e5m2, e2m1, e2m3, e3m2, ue8m0,
+ue4m3; the integer formats s8, u8, s4, u4, s32 are plain numpy integers): ``bits`` draws any storage bit pattern (tf32 with its 13 ignored low bits, ue4m3 with
 its unread bit 7), weighted towards the specials (``special_bits``: ±0, ±Inf, NaNs, the
 smallest and largest subnormals, the smallest normal, the largest finite value, ±1) and the
 subnormals (``subnormal_bits``); ``values`` and ``arrays`` give them as numpy/ml_dtypes values.

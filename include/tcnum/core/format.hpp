@@ -12,7 +12,10 @@ namespace tcnum {
 
 // e2m1 (FP4), e2m3/e3m2 (FP6): OCP MX element formats, finite only. ue8m0, ue4m3: the unsigned
 // block-scale formats of MX and NVFP4 (ue8m0: powers of two, no zero; ue4m3: e4m3 without sign).
-enum class Format : std::uint8_t { fp32, fp16, bf16, tf32, e4m3, e5m2, e2m1, e2m3, e3m2, ue8m0, ue4m3 };
+// s8/u8, s4/u4: the integer MMA operands (two's complement or unsigned, in the low bits of a
+// uint32); s32: their C and D (docs/models.md §8.5). Integer formats have no exponent: decode
+// gives the integer (exponent 0), encode refuses them.
+enum class Format : std::uint8_t { fp32, fp16, bf16, tf32, e4m3, e5m2, e2m1, e2m3, e3m2, ue8m0, ue4m3, s8, u8, s4, u4, s32 };
 
 enum class Rounding : std::uint8_t { nearest_even, toward_zero };
 
@@ -28,6 +31,7 @@ struct FormatSpec {
   bool has_nan = true;   // without Inf: the all-ones pattern is NaN (e4m3, ue8m0); FP4/FP6: no NaN
   bool is_signed = true; // ue8m0/ue4m3: no sign bit (a sign given to round_pack is dropped)
   bool has_zero = true;  // ue8m0: exponent field 0 is 2^-127, not zero (and no subnormals)
+  bool is_integer = false;  // s8/u8/s4/u4/s32: frac_bits = value bits below the sign, no exponent
   int emin() const { return has_zero ? 1 - bias : -bias; }
   // Biased exponent of the largest finite value: the all-ones field holds Inf/NaN (IEEE), or
   // only the NaN pattern when there is no fraction to tell it apart (ue8m0).
@@ -40,8 +44,9 @@ struct FormatSpec {
 
 // The layout of every Format, in enum order. FP4/FP6: OCP Microscaling Formats (MX) v1.0,
 // section 5.3; ue8m0: its E8M0 scale; ue4m3: the NVFP4 scale (PTX ISA, "block scaling"), e4m3
-// without a sign bit.
-inline constexpr std::array<FormatSpec, 11> kFormatSpecs{{
+// without a sign bit. Integers: storage bits, no exponent, the value bits below the sign as
+// frac_bits, no Inf or NaN.
+inline constexpr std::array<FormatSpec, 16> kFormatSpecs{{
     {"f32", 32, 8, 23, 127, true, 8},
     {"f16", 16, 5, 10, 15, true, 4},
     {"bf16", 16, 8, 7, 127, true, 4},
@@ -53,7 +58,16 @@ inline constexpr std::array<FormatSpec, 11> kFormatSpecs{{
     {"e3m2", 6, 3, 2, 3, false, 2, false},
     {"ue8m0", 8, 8, 0, 127, false, 2, true, false, false},
     {"ue4m3", 8, 4, 3, 7, false, 2, true, false},
+    {"s8", 8, 0, 7, 0, false, 2, false, true, true, true},
+    {"u8", 8, 0, 8, 0, false, 2, false, false, true, true},
+    {"s4", 4, 0, 3, 0, false, 1, false, true, true, true},
+    {"u4", 4, 0, 4, 0, false, 1, false, false, true, true},
+    {"s32", 32, 0, 31, 0, false, 8, false, true, true, true},
 }};
+
+inline constexpr bool is_integer(Format f) {
+  return f == Format::s8 || f == Format::u8 || f == Format::s4 || f == Format::u4 || f == Format::s32;
+}
 
 // spec() is on the hot path (inline, so that callers in every file fold it) and does not check
 // its argument (debug builds assert). A Format cast from bad data is rejected where data enters:
@@ -84,7 +98,10 @@ struct Decoded {
 Decoded decode(Format f, std::uint32_t bits);
 double to_double(Format f, std::uint32_t bits);  // exact for every format here
 
-// Rounds x into f. Every rounding of the core (this one, the datapath's, the epilogue's) goes
+// An integer format's value of raw bits (two's complement for s8/s4/s32); for integer formats only.
+std::int64_t integer_value(Format f, std::uint32_t bits);
+
+// Rounds x into f (a floating-point format; integer formats throw std::invalid_argument). Every rounding of the core (this one, the datapath's, the epilogue's) goes
 // through one routine, round_pack (emu/core/round_pack.hpp, internal: its magnitude is 128-bit).
 std::uint32_t encode(Format f, double x, Rounding mode = Rounding::nearest_even,
                      bool satfinite = false);

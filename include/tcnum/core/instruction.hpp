@@ -41,6 +41,11 @@ struct Instruction {
   Format scale_type = Format::ue8m0;
   bool block_scaled() const { return scale_block > 0; }
   int scales_per_row() const { return block_scaled() ? k / scale_block : 0; }
+  // Integer MMA (s8/u8/s4/u4 inputs, s32 C and D): exact, no datapath parameters; D is
+  // C + Σ a·b modulo 2^32, or clamped to the s32 range with `.satfinite` (saturate).
+  // compile_plan, mma_element and replay take integer_mma_element for them (docs/models.md §8.5).
+  bool saturate = false;
+  bool integer() const { return is_integer(a_type); }
 };
 
 class UnknownInstruction : public std::invalid_argument {

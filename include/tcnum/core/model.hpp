@@ -58,8 +58,9 @@ DatapathParams exact_params();
 
 // Which instructions a rule applies to; empty fields match anything.
 // f6f4: Blackwell's kind::f8f6f4 with an FP6/FP4 operand (or any kind::f8f6f4 on sm_120);
-// mxf8f6f4 / mxf4 (mxf4 and mxf4nvf4): the block-scaled kinds.
-enum class InputClass : std::uint8_t { f16, bf16, tf32, fp8, f6f4, mxf8f6f4, mxf4 };
+// mxf8f6f4 / mxf4 (mxf4 and mxf4nvf4): the block-scaled kinds. integer: s8/u8/s4/u4 inputs,
+// exact (integer_mma.hpp; the rule's parameters are not read).
+enum class InputClass : std::uint8_t { f16, bf16, tf32, fp8, f6f4, mxf8f6f4, mxf4, integer };
 InputClass input_class(const Instruction& in);
 
 // Device evidence for a rule: one GPU's corpus reproduced bit for bit, naming exactly the

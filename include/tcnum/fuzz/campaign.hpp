@@ -44,6 +44,12 @@ class Backend {
   // generate_tiles: tile level, docs/architecture.md "B's layout").
   virtual void run_tiles(const Instruction& in, std::size_t tiles, const std::uint32_t* a, const std::uint32_t* b,
                          const std::uint32_t* c, std::uint32_t* d) = 0;
+  // Block-scaled instructions: as run_tiles, with the scales of every row of A (scale_a: tiles ×
+  // M × S, S = in.scales_per_row()) and column of B (scale_b: tiles × N × S). The default refuses
+  // (std::invalid_argument): a backend that can run them overrides it.
+  virtual void run_tiles_scaled(const Instruction& in, std::size_t tiles, const std::uint32_t* a, const std::uint32_t* b,
+                                const std::uint32_t* c, const std::uint32_t* scale_a, const std::uint32_t* scale_b,
+                                std::uint32_t* d);
   // Where the backend's time went (seconds by name, for summary.json), if it measures that.
   virtual std::vector<std::pair<std::string, double>> timing() const { return {}; }
 };
@@ -57,6 +63,9 @@ class EmuBackend : public Backend {
            const std::uint32_t* c, std::uint32_t* d) override;
   void run_tiles(const Instruction& in, std::size_t tiles, const std::uint32_t* a, const std::uint32_t* b,
                  const std::uint32_t* c, std::uint32_t* d) override;
+  void run_tiles_scaled(const Instruction& in, std::size_t tiles, const std::uint32_t* a, const std::uint32_t* b,
+                        const std::uint32_t* c, const std::uint32_t* scale_a, const std::uint32_t* scale_b,
+                        std::uint32_t* d) override;
 
  private:
   Model model_;

@@ -48,6 +48,13 @@
 // `randbits` any non-NaN pattern of the scale format; under `special` each scale is replaced
 // with probability 1/8 by NaN, the largest, the smallest (ue8m0: 2^-127) or zero (ue4m3; ue8m0
 // has none, its 0x00 is 2^-127).
+//
+// Integer instructions (s8/u8/s4/u4 A and B, s32 C) read the same names for integers:
+// normal: operands N(0,1)·(range/8) rounded and clamped, C N(0,1)·2^16; randbits: uniform
+// patterns; spread: C within 2^20 of INT32_MIN or INT32_MAX (where wrap and .satfinite differ);
+// cancel: products in pairs (k, k+1) with one operand negated where its format allows, C = -sum
+// ± 1; special: normal with each operand p = 1/8 one of min, max, 0, -1 (unsigned: 1), C with
+// p = 1/4 one of INT32_MIN, INT32_MAX, 0, -1; subnorm: operands in [-2, 2] (clamped), C in [-8, 8].
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -1,0 +1,21 @@
+// f64 DMMA (mma.m8n8k4.f64.f64.f64.f64 on sm_80+, mma.m16n8k4/k8/k16.f64 on sm_90): one output
+// element, as the H100 computes it (docs/models.md §8.6): a chain of IEEE binary64 fused
+// multiply-adds in ascending k, d = c, then d = fma(a_k, b_k, d) for k = 0 … K-1, each rounded to
+// nearest even (subnormals kept, signed zeros as IEEE 754 fma gives them). NaN: a step with a
+// NaN operand returns B's NaN first, else the running sum's (C's), else A's, quieted; a step that
+// makes a NaN from numbers (∞·0, ∞ − ∞) returns 0xfff8000000000000. Not a catalog instruction:
+// the catalog's raw fields (Case, corpus lines) are 32 bits wide.
+#pragma once
+#include <cstdint>
+#include <span>
+
+namespace tcnum {
+
+// a, b: the K elements of a row of A and a column of B as raw binary64 bits; c: C's bits.
+// Returns D's bits. Throws std::invalid_argument when a and b differ in length.
+std::uint64_t dmma_element(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b, std::uint64_t c);
+
+// The same on values (NaN payloads and signs as the raw-bit form gives them).
+double dmma_element(std::span<const double> a, std::span<const double> b, double c);
+
+}  // namespace tcnum
