@@ -374,6 +374,7 @@ void run_cases(const Instruction& in, std::size_t count, const std::uint32_t* a,
 }
 
 std::vector<std::uint32_t> run_cases(const Instruction& in, const std::vector<Case>& cases, const RunOptions& opt) {
+  if (in.sparse) return run_sparse_cases(in, cases, opt);
   const std::size_t K = in.k;
   std::vector<std::uint32_t> a(cases.size() * K), b(cases.size() * K), c(cases.size()), d(cases.size());
   for (std::size_t i = 0; i < cases.size(); ++i) {

@@ -288,7 +288,7 @@ const ModelRule& Model::rule_for(const Instruction& in) const {
   const InputClass ic = input_class(in);
   for (const ModelRule& r : rules)
     if ((!r.family || *r.family == in.family) && (!r.inputs || *r.inputs == ic) &&
-        (!r.d_type || *r.d_type == in.d_type))
+        (!r.d_type || *r.d_type == in.d_type) && (!r.sparse || *r.sparse == in.sparse))
       return r;
   throw std::invalid_argument("model " + name + " has no rule for " + in.name);
 }
