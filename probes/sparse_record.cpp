@@ -143,7 +143,7 @@ int record(const Options& o) {
         total += cases.size(), total_bad += bad;
       }
       if (o.designed) {
-        const auto cases = designed_cases(in, params);
+        const auto cases = device::designed_cases(in, params);
         const std::vector<std::uint32_t> dev = device::run_sparse_cases(in, cases);
         designed.comment(in.name + ": " + std::to_string(cases.size()) + " designed cases (probes/sparse_designed.cpp)");
         for (std::size_t i = 0; i < cases.size(); ++i)

@@ -110,7 +110,7 @@ std::vector<std::uint32_t> run_sparse_tiles(const Instruction& in, const detail:
                     static_cast<long long>(tiles), 4096, nullptr),
           "launching " + in.name);
   } else {
-#ifdef TCNUM_WGMMA_PROBES
+#ifdef TCNUM_SPARSE_WGMMA_PROBES
     const detail::SparseWgmmaKernel* k = detail::find_sparse_wgmma_kernel(in.name);
     if (!k) throw DeviceError(in.name + ": no wgmma.sp probe kernel (N = 8, 64 and 256 have one)");
     std::vector<std::uint32_t> regs;
@@ -124,7 +124,7 @@ std::vector<std::uint32_t> run_sparse_tiles(const Instruction& in, const detail:
     check(cudaMemcpy(&flag, status, sizeof flag, cudaMemcpyDeviceToHost), "reading the status flag");
     if (flag) throw DeviceError(in.name + ": this binary has no sm_90a code for wgmma.sp");
 #else
-    throw DeviceError(in.name + ": this build has no wgmma probe kernels");
+    throw DeviceError(in.name + ": this build has no wgmma.sp probe kernels (TCNUM_PROBE_ARCHS without 90a)");
 #endif
   }
   check(cudaDeviceSynchronize(), "running " + in.name);

@@ -7,6 +7,7 @@
 #include "tcnum/core/black_box.hpp"
 #include "tcnum/core/corpus.hpp"
 #include "tcnum/core/dot.hpp"
+#include "tcnum/core/plan.hpp"
 #include "tcnum/core/sparse.hpp"
 #include "tcnum/fuzz/generators.hpp"
 

@@ -83,7 +83,7 @@ std::vector<std::uint32_t> emulate(const DatapathParams& p, const Instruction& i
 
 Model single_rule(const DatapathParams& p) {
   Model m{"parameters", 0, "one set of datapath parameters for every instruction", {}};
-  m.rules.push_back(ModelRule{std::nullopt, std::nullopt, std::nullopt, p, "given", false, {}});
+  m.rules.push_back(ModelRule{std::nullopt, std::nullopt, std::nullopt, p, "given", false, {}, std::nullopt});
   return m;
 }
 

@@ -24,11 +24,11 @@ DatapathParams params(int frac_bits, int block_size, std::optional<int> floor = 
 }
 
 ModelRule rule(std::optional<Family> fam, std::optional<InputClass> in, DatapathParams p, std::string source) {
-  return ModelRule{fam, in, std::nullopt, p, std::move(source), false, {}};
+  return ModelRule{fam, in, std::nullopt, p, std::move(source), false, {}, std::nullopt};
 }
 
 ModelRule rule_for_d(std::optional<Family> fam, InputClass in, Format d, DatapathParams p, std::string source) {
-  return ModelRule{fam, in, d, p, std::move(source), false, {}};
+  return ModelRule{fam, in, d, p, std::move(source), false, {}, std::nullopt};
 }
 
 // Records that a device corpus reproduced `names` bit for bit: each name is attached to the
