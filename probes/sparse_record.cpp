@@ -5,8 +5,10 @@
 // self-check, then --cases cases per distribution, all run on the device and compared bit for bit;
 // the first --keep of each (instruction, distribution) and every mismatch are written as corpus
 // lines. --designed adds the block-boundary cases of docs/models.md ("Sparse MMA: evidence").
+// Each case is also compared with the neighbouring hypothesis (the built-in rule with blocks of
+// half as many products, i.e. blocks counted in logical K): its mismatch count is printed beside.
 //
-//   tcnum_sparse_record --out DIR [--cases N] [--keep M] [--seed S] [--instr NAME] [--designed]
+//   tcnum_sparse_record --out DIR [--cases N] [--keep M] [--keep-wgmma M] [--seed S] [--instr NAME] [--designed]
 //
 // Exit status: 0 when every case matched, 1 on a mismatch or a failed instruction, 2 on bad usage.
 #include <cstdio>
@@ -29,14 +31,15 @@ using namespace tcnum;
 
 struct Options {
   std::string out, instr = "all";
-  std::size_t cases = 3000, keep = 100;
+  std::size_t cases = 3000, keep = 100, keep_wgmma = 40;
   std::uint64_t seed = 1;
   bool designed = false;
 };
 
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "tcnum_sparse_record: " << why
-            << "\nusage: tcnum_sparse_record --out DIR [--cases N] [--keep M] [--seed S] [--instr NAME] [--designed]\n";
+            << "\nusage: tcnum_sparse_record --out DIR [--cases N] [--keep M] [--keep-wgmma M] [--seed S] [--instr NAME] "
+               "[--designed]\n";
   std::exit(2);
 }
 
@@ -52,6 +55,7 @@ Options parse(int argc, char** argv) {
       if (arg == "--out") o.out = value();
       else if (arg == "--cases") o.cases = std::stoul(value());
       else if (arg == "--keep") o.keep = std::stoul(value());
+      else if (arg == "--keep-wgmma") o.keep_wgmma = std::stoul(value());
       else if (arg == "--seed") o.seed = std::stoull(value());
       else if (arg == "--instr") o.instr = value();
       else if (arg == "--designed") o.designed = true;
@@ -97,13 +101,29 @@ std::vector<Case> draw(const Instruction& in, const DatapathParams& params, cons
   return out;
 }
 
+// The neighbouring hypothesis: the rule's blocks hold half as many products.
+DatapathParams halved_blocks(DatapathParams p) {
+  if (p.block_size > 1) p.block_size /= 2;
+  return p;
+}
+
 // Runs `cases` on the device and the emulator; writes the first `keep` and every mismatch.
+// `alt_bad` counts the mismatches of the neighbouring hypothesis.
 std::size_t run_and_write(const std::string& arch, const Instruction& in, const std::vector<Case>& cases,
-                          std::size_t keep, CorpusWriter& sample, CorpusWriter& mismatches) {
+                          std::size_t keep, CorpusWriter& sample, CorpusWriter& mismatches, std::size_t& alt_bad) {
   const std::vector<std::uint32_t> dev = device::run_sparse_cases(in, cases);
-  const std::vector<std::uint32_t> emu = emulator_box(builtin_model(parse_arch(arch))).cases(in, cases);
+  const Model& model = builtin_model(parse_arch(arch));
+  const std::vector<std::uint32_t> emu = emulator_box(model).cases(in, cases);
+  std::vector<std::uint32_t> alt;
+  try {  // a neighbour the plan refuses (a block straddling a pass) just has no count
+    alt = emulator_box(halved_blocks(model.params_for(in))).cases(in, cases);
+  } catch (const std::invalid_argument&) {
+    alt.assign(cases.size(), 0);
+  }
   std::size_t bad = 0;
+  alt_bad = 0;
   for (std::size_t i = 0; i < cases.size(); ++i) {
+    alt_bad += dev[i] != alt[i];
     const Case& g = cases[i];
     const std::string line = format_case_line(arch, in, g.a, g.b, g.c, dev[i], {}, {}, g.meta);
     if (i < keep) sample.write(line);
@@ -136,10 +156,13 @@ int record(const Options& o) {
       const DatapathParams params = model.params_for(in);
       for (const std::string& dist : fuzz::distribution_names()) {
         const auto cases = draw(in, params, dist, fuzz::batch_seed(o.seed, in.name, dist, 0), o.cases);
-        sample.comment(in.name + " " + dist + ": the first " + std::to_string(std::min(o.keep, cases.size())) + " of " +
+        sample.comment(in.name + " " + dist + ": the first " +
+                       std::to_string(std::min(in.family == Family::mma ? o.keep : o.keep_wgmma, cases.size())) + " of " +
                        std::to_string(cases.size()) + " cases checked live");
-        const std::size_t bad = run_and_write(arch, in, cases, o.keep, sample, mismatches);
-        std::printf("  %-10s %8zu cases %8zu mismatches\n", dist.c_str(), cases.size(), bad);
+        std::size_t alt_bad = 0;
+        const std::size_t keep = in.family == Family::mma ? o.keep : o.keep_wgmma;
+        const std::size_t bad = run_and_write(arch, in, cases, keep, sample, mismatches, alt_bad);
+        std::printf("  %-10s %8zu cases %8zu mismatches (halved blocks: %zu)\n", dist.c_str(), cases.size(), bad, alt_bad);
         total += cases.size(), total_bad += bad;
       }
       if (o.designed) {
