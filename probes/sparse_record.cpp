@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include <cuda_runtime_api.h>
+
 #include "sparse_designed.hpp"
 #include "tcnum/core/black_box.hpp"
 #include "tcnum/core/corpus.hpp"
@@ -107,6 +109,27 @@ DatapathParams halved_blocks(DatapathParams p) {
   return p;
 }
 
+// The device, read through the CUDA runtime alone (device::info lives in the dense probes'
+// library, which this tool does not link).
+struct Device {
+  std::string name, about;
+  int sm = 0;
+};
+
+Device device_0() {
+  cudaDeviceProp p{};
+  int drv = 0, rt = 0;
+  if (cudaGetDeviceProperties(&p, 0) != cudaSuccess || cudaDriverGetVersion(&drv) != cudaSuccess ||
+      cudaRuntimeGetVersion(&rt) != cudaSuccess)
+    throw device::DeviceError("no usable CUDA device 0");
+  auto version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
+  Device d;
+  d.name = p.name;
+  d.sm = p.major * 10 + p.minor;
+  d.about = d.name + " (sm_" + std::to_string(d.sm) + ", CUDA driver API " + version(drv) + ", runtime " + version(rt) + ")";
+  return d;
+}
+
 // Runs `cases` on the device and the emulator; writes the first `keep` and every mismatch.
 // `alt_bad` counts the mismatches of the neighbouring hypothesis.
 std::size_t run_and_write(const std::string& arch, const Instruction& in, const std::vector<Case>& cases,
@@ -136,13 +159,15 @@ std::size_t run_and_write(const std::string& arch, const Instruction& in, const 
 }
 
 int record(const Options& o) {
-  const device::DeviceInfo info = device::info();
+  const Device info = device_0();
   const std::string arch = "sm_" + std::to_string(info.sm);
   const Model& model = builtin_model(info.sm);
   CorpusWriter sample(o.out + "/sparse-mma.tcc.gz"), mismatches(o.out + "/sparse-mismatches.tcc.gz");
   CorpusWriter designed(o.out + "/sparse-designed.tcc");
-  const std::string about = "recorded by tcnum_sparse_record on " + info.name + " (" + arch + ", driver " + info.driver +
-                            ", CUDA " + info.runtime + "); seed " + std::to_string(o.seed);
+  const std::string about = "recorded by tcnum_sparse_record on " + info.about + "; seed " + std::to_string(o.seed) +
+                            "; command: tcnum_sparse_record --cases " + std::to_string(o.cases) + " --keep " +
+                            std::to_string(o.keep) + " --keep-wgmma " + std::to_string(o.keep_wgmma) + " --seed " +
+                            std::to_string(o.seed) + (o.designed ? " --designed" : "");
   for (CorpusWriter* w : {&sample, &mismatches, &designed}) w->comment(about);
   std::size_t total = 0, total_bad = 0;
   int failed = 0;
