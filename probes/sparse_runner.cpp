@@ -188,6 +188,7 @@ std::string sparse_layout(const Instruction& in, const RunOptions& opt, std::str
 
 std::vector<std::uint32_t> run_sparse_cases(const Instruction& in, const std::vector<Case>& cases,
                                             const RunOptions& opt) {
+  if (cases.empty()) return {};
   const std::string name = sparse_layout(in, opt, nullptr);
   const detail::SparseMetaLayout* layout = nullptr;
   for (const auto& l : detail::sparse_meta_layouts())
