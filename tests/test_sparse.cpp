@@ -2,6 +2,8 @@
 // datapath over the selected products, corpus lines (tcnum/core/sparse.hpp, docs/corpus-format.md).
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <map>
 #include <random>
 
 #include "tcnum/core/black_box.hpp"
@@ -71,7 +73,7 @@ TEST(SparseMetadata, CompressKeepsNonZerosAndChecksThePattern) {
   std::vector<std::uint32_t> a(16, 0);
   a[1] = 0x3c00, a[3] = 0x4000, a[4] = 0x8000 /* -0 */, a[9] = 0x3c00;
   const CompressedRow row = compress_sparse_a(in, a);
-  EXPECT_EQ(row.meta, (std::vector<std::uint8_t>{0xd, 0x4, 0x9, 0x4}));  // (1,3) (0,1) (1,2) (0,1)
+  EXPECT_EQ(row.meta, (std::vector<std::uint8_t>{0xd, 0x4, 0x4, 0x4}));  // (1,3) (0,1) (1 and the lowest zero: 0,1) (0,1)
   EXPECT_EQ(expand_sparse_a(in, row.a, row.meta), std::vector<std::uint32_t>(
                                                       {0, 0x3c00, 0, 0x4000, 0x8000, 0, 0, 0, 0, 0x3c00, 0, 0, 0, 0, 0, 0}));
   a[2] = 0x3c00;  // three non-zeros in group 0
@@ -188,6 +190,44 @@ TEST(SparseModel, RulesMatchBySparsityAndRoundTripJson) {
   EXPECT_EQ(back.rules.front().sparse, std::optional<bool>(true));
   EXPECT_EQ(back.params_for(in).block_size, 4);
   EXPECT_THROW(compile_plan(m.params_for(in), in), std::invalid_argument);  // no plan of its own
+}
+
+}  // namespace
+}  // namespace tcnum
+
+namespace tcnum {
+namespace {
+
+// The designed inputs recorded on the H100 (corpora/h100/sparse/designed.tcc.gz, probes/
+// sparse_designed.cpp): one large product at stored position p, small ones at the others. The
+// built-in rule (one dense datapath over the K/2 selected products) reproduces every case; blocks
+// counted in logical K (half as many products) fail wherever the small products precede the large
+// one in a block of their own; B's dropped rows (+Inf, NaN) are never read; a stored zero facing
+// +Inf gives NaN.
+TEST(SparseEvidence, DesignedInputsRefuteBlocksInLogicalK) {
+  CorpusReader reader(std::string(TCNUM_SOURCE_DIR) + "/corpora/h100/sparse/designed.tcc.gz");
+  CorpusCase k;
+  std::string why;
+  std::map<std::string, int> halved_wrong, seen;
+  std::size_t cases = 0;
+  while (reader.next(k, why) == CorpusReader::Status::case_read) {
+    const Instruction& in = k.instruction;
+    const DatapathParams p = builtin_model(90).params_for(in);
+    DatapathParams halved = p;
+    halved.block_size = p.block_size / 2;
+    EXPECT_EQ(emulate_case(p, in, k), k.d) << in.name << " case " << seen[in.name];
+    halved_wrong[in.name] += emulate_case(halved, in, k) != k.d;
+    const int h = in.a_elements(), i = seen[in.name]++;
+    if (i == h || i == h + 1) EXPECT_TRUE(std::isfinite(to_double(in.d_type, k.d))) << in.name << ": a dropped row was read";
+    if (i == h + 2) EXPECT_TRUE(std::isnan(to_double(in.d_type, k.d))) << in.name << ": 0 · Inf was not NaN";
+    ++cases;
+  }
+  EXPECT_EQ(cases, 785u);
+  for (const auto& [name, wrong] : halved_wrong) {
+    const Instruction in = find_instruction(name, 90);
+    if (in.a_elements() > builtin_model(90).params_for(in).block_size / 2 && in.a_type != Format::tf32)
+      EXPECT_EQ(wrong, in.a_elements() / 2) << name;  // the large product in the second half
+  }
 }
 
 }  // namespace

@@ -15,7 +15,7 @@ TEST(SparseMetaLayouts, EveryValueOnceInItsQuad) {
     std::set<std::vector<std::uint32_t>> distinct;
     for (const SparseMetaLayout& l : sparse_meta_layouts()) {
       std::vector<std::uint8_t> meta(16 * static_cast<std::size_t>(groups));
-      for (std::size_t i = 0; i < meta.size(); ++i) meta[i] = static_cast<std::uint8_t>(i % 16);
+      for (std::size_t i = 0; i < meta.size(); ++i) meta[i] = static_cast<std::uint8_t>((i + i / 3) % 16);  // rows g, g + 8 differ
       const std::vector<std::uint32_t> words = pack_sparse_meta(l, groups, meta.data());
       if (words.empty()) continue;
       distinct.insert(words);
