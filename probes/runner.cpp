@@ -332,6 +332,7 @@ RunTimes run_times() {
 void run_tiles(const Instruction& in, std::size_t tiles, const std::uint32_t* a, const std::uint32_t* b,
                const std::uint32_t* c, std::uint32_t* d, const RunOptions& opt) {
   if (tiles > static_cast<std::size_t>(1) << 30) throw std::invalid_argument("run_tiles: too many tiles");
+  if (in.sparse) return run_sparse_logical_tiles(in, tiles, a, b, c, d, opt);
   const std::size_t mk = std::size_t(in.m) * in.k, nk = std::size_t(in.n) * in.k, mn = std::size_t(in.m) * in.n;
   detail::RunTimer timer;
   const std::vector<std::uint32_t> ta(a, a + tiles * mk), tb(b, b + tiles * nk), tc(c, c + tiles * mn);

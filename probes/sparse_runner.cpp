@@ -217,4 +217,25 @@ std::vector<std::uint32_t> run_sparse_cases(const Instruction& in, const std::ve
   return out;
 }
 
+void run_sparse_logical_tiles(const Instruction& in, std::size_t tiles, const std::uint32_t* a, const std::uint32_t* b,
+                              const std::uint32_t* c, std::uint32_t* d, const RunOptions& opt) {
+  if (tiles == 0) return;
+  const std::string name = sparse_layout(in, opt, nullptr);
+  const detail::SparseMetaLayout* layout = nullptr;
+  for (const auto& l : detail::sparse_meta_layouts())
+    if (name == l.name) layout = &l;
+  const std::size_t M = static_cast<std::size_t>(in.m), N = static_cast<std::size_t>(in.n),
+                    K = static_cast<std::size_t>(in.k), MN = M * N;
+  std::vector<std::uint32_t> as, bv(b, b + tiles * N * K), cv(c, c + tiles * MN);
+  std::vector<std::uint8_t> meta;
+  as.reserve(tiles * M * K / 2);
+  for (std::size_t r = 0; r < tiles * M; ++r) {  // the canonical metadata of each row (tcnum/fuzz/sparse_tiles.hpp)
+    const CompressedRow row = compress_sparse_a(in, {a + r * K, K});
+    as.insert(as.end(), row.a.begin(), row.a.end());
+    meta.insert(meta.end(), row.meta.begin(), row.meta.end());
+  }
+  const std::vector<std::uint32_t> out = run_sparse_tiles(in, *layout, tiles, as, bv, cv, meta, opt.device);
+  std::copy(out.begin(), out.end(), d);
+}
+
 }  // namespace tcnum::device
