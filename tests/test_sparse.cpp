@@ -198,14 +198,14 @@ TEST(SparseModel, RulesMatchBySparsityAndRoundTripJson) {
 namespace tcnum {
 namespace {
 
-// The designed inputs recorded on the H100 (corpora/h100/sparse/designed.tcc.gz, probes/
+// The designed inputs recorded on the H100 (corpora/h100-sparse/designed/designed.tcc.gz, probes/
 // sparse_designed.cpp): one large product at stored position p, small ones at the others. The
 // built-in rule (one dense datapath over the K/2 selected products) reproduces every case; blocks
 // counted in logical K (half as many products) fail wherever the small products precede the large
 // one in a block of their own; B's dropped rows (+Inf, NaN) are never read; a stored zero facing
 // +Inf gives NaN.
 TEST(SparseEvidence, DesignedInputsRefuteBlocksInLogicalK) {
-  CorpusReader reader(std::string(TCNUM_SOURCE_DIR) + "/corpora/h100/sparse/designed.tcc.gz");
+  CorpusReader reader(std::string(TCNUM_SOURCE_DIR) + "/corpora/h100-sparse/designed/designed.tcc.gz");
   CorpusCase k;
   std::string why;
   std::map<std::string, int> halved_wrong, seen;

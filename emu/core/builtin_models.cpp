@@ -181,11 +181,13 @@ Model hopper() {
       for (const char* a : fp8)
         for (const char* b : fp8) h100.push_back(wg + "k32." + d + "." + a + "." + b);
   }
-  // Sparse A (corpora/h100/sparse, docs/models.md §9): the rules above over the K/2 selected
-  // products, every mma.sp form and wgmma.mma_async.sp at N = 8, 64, 256.
-  for (const Instruction& in : sparse_instructions_for(90))
-    if (in.family == Family::mma || in.n == 8 || in.n == 64 || in.n == 256) h100.push_back(in.name);
   validated_by(m, "H100 80GB HBM3 (sm_90)", "h100", false, h100);
+  // Sparse A (corpora/h100-sparse, docs/models.md §9): the rules above over the K/2 selected
+  // products, every mma.sp form and wgmma.mma_async.sp at N = 8, 64, 256.
+  std::vector<std::string> sparse;
+  for (const Instruction& in : sparse_instructions_for(90))
+    if (in.family == Family::mma || in.n == 8 || in.n == 64 || in.n == 256) sparse.push_back(in.name);
+  validated_by(m, "H100 80GB HBM3 (sm_90)", "h100-sparse", false, sparse);
   std::vector<std::string> km = kKMHopper;
   km.insert(km.end(), {"wgmma.m64n8k32.f32.e4m3.e4m3", "wgmma.m64n8k32.f32.e5m2.e5m2"});
   km_corpus(m, "H100 (sm_90)", "h100-km", km);
