@@ -165,9 +165,11 @@ bool split_fields(std::string_view line, LineFields& out, std::string& why) {
       break;
     }
   }
-  if (n < 6 || n > 8) {
+  bool empty = false;  // two spaces in a row, or a space at an end: not single-space separated
+  for (int i = 0; i < std::min(n, 8); ++i) empty |= out.field[i].empty();
+  if (n < 6 || n > 8 || empty) {
     why = "expected 6 fields separated by single spaces (arch instruction A B C D; sparse: 7, ... D META; "
-          "block-scaled: 8, ... D SA SB), got " + std::to_string(n);
+          "block-scaled: 8, ... D SA SB), got " + std::to_string(n) + (empty && n >= 6 && n <= 8 ? " with an empty one" : "");
     return false;
   }
   out.count = n;
