@@ -28,6 +28,9 @@ install(FILES include/tcnum/interop/cuda.hpp include/tcnum/interop/cutlass.hpp
 tcnum_install_component(eigen tcnum_eigen include/tcnum/interop)
 tcnum_install_component(reference tcnum_reference include/tcnum/reference)
 tcnum_install_component(characterize tcnum_characterize include/tcnum/characterize)
+if(TARGET tcnum_probes_sparse)  # linked by tcnum_probes: in its export set
+  install(TARGETS tcnum_probes_sparse EXPORT tcnum_probesTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
 tcnum_install_component(probes tcnum_probes probes/include/tcnum/probes)
 if(TARGET tcnum_reference)
   install(FILES cmake/FindMPFR.cmake cmake/FindGMP.cmake DESTINATION ${TCNUM_CMAKE_DIR})

@@ -332,6 +332,7 @@ RunTimes run_times() {
 void run_tiles(const Instruction& in, std::size_t tiles, const std::uint32_t* a, const std::uint32_t* b,
                const std::uint32_t* c, std::uint32_t* d, const RunOptions& opt) {
   if (tiles > static_cast<std::size_t>(1) << 30) throw std::invalid_argument("run_tiles: too many tiles");
+  if (in.sparse) return run_sparse_logical_tiles(in, tiles, a, b, c, d, opt);
   const std::size_t mk = std::size_t(in.m) * in.k, nk = std::size_t(in.n) * in.k, mn = std::size_t(in.m) * in.n;
   detail::RunTimer timer;
   const std::vector<std::uint32_t> ta(a, a + tiles * mk), tb(b, b + tiles * nk), tc(c, c + tiles * mn);
@@ -374,6 +375,7 @@ void run_cases(const Instruction& in, std::size_t count, const std::uint32_t* a,
 }
 
 std::vector<std::uint32_t> run_cases(const Instruction& in, const std::vector<Case>& cases, const RunOptions& opt) {
+  if (in.sparse) return run_sparse_cases(in, cases, opt);
   const std::size_t K = in.k;
   std::vector<std::uint32_t> a(cases.size() * K), b(cases.size() * K), c(cases.size()), d(cases.size());
   for (std::size_t i = 0; i < cases.size(); ++i) {

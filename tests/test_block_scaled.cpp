@@ -210,7 +210,7 @@ RC_GTEST_PROP(BlockScaledGemm, ExactModelIsTheChainOfCorrectlyRoundedSteps, ()) 
   Model model{"exact", 120, "exact", {}};
   DatapathParams p = exact_params();
   p.scale_group = *rc::gen::elementOf(std::vector<int>{1, 16});
-  model.rules.push_back(ModelRule{std::nullopt, std::nullopt, std::nullopt, p, "test", false, {}});
+  model.rules.push_back(ModelRule{std::nullopt, std::nullopt, std::nullopt, p, "test", false, {}, std::nullopt});
   const int m = *rc::gen::inRange(1, 4), n = *rc::gen::inRange(1, 4), steps = *rc::gen::inRange(1, 4);
   const int k = steps * in.k, ks = k / in.scale_block;
   auto raw = [](std::size_t count, Format f) {

@@ -19,7 +19,7 @@ namespace ch = tcnum::chain;
 
 Model exact_model() {
   Model m{"exact", 90, "every term kept, one rounding", {}};
-  m.rules.push_back(ModelRule{std::nullopt, std::nullopt, std::nullopt, exact_params(), "test", false, {}});
+  m.rules.push_back(ModelRule{std::nullopt, std::nullopt, std::nullopt, exact_params(), "test", false, {}, std::nullopt});
   return m;
 }
 

@@ -47,7 +47,7 @@ std::vector<Case> generate(const Instruction& in, const DatapathParams& model, s
 
 // A plan's parameters as the model JSON of one rule (logged when a property fails).
 std::string params_json(const DatapathParams& p, int sm) {
-  return model_to_json(Model{"logged", sm, "", {ModelRule{std::nullopt, std::nullopt, std::nullopt, p, "test", false, {}}}});
+  return model_to_json(Model{"logged", sm, "", {ModelRule{std::nullopt, std::nullopt, std::nullopt, p, "test", false, {}, std::nullopt}}});
 }
 
 // Instructions that differ only in M and N compute the same elements: one of each kind.

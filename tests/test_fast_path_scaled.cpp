@@ -133,7 +133,7 @@ RC_GTEST_PROP(FastPathScaled, PerturbedScaleRulesEqualReferenceGemm, ()) {
   p.scale_group = *rc::gen::element(1, 2, 4, 8, 16);
   if (*rc::gen::arbitrary<bool>()) p.align_exponent_floor = *rc::gen::inRange(-160, 20);
   if (*rc::gen::arbitrary<bool>()) p.negative_zero_results = !p.negative_zero_results;
-  const Model model{"perturbed", sm, "", {ModelRule{std::nullopt, std::nullopt, std::nullopt, p, "test", false, {}}}};
+  const Model model{"perturbed", sm, "", {ModelRule{std::nullopt, std::nullopt, std::nullopt, p, "test", false, {}, std::nullopt}}};
   MmaPlan plan;
   try {
     plan = compile_plan(p, in);

@@ -91,7 +91,7 @@ const Model& sm90() { return builtin_model(90); }
 
 Model exact_model() {
   Model m{"exact", 0, "every term kept, one block, RNE", {}};
-  m.rules.push_back(ModelRule{std::nullopt, std::nullopt, std::nullopt, exact_params(), "test", false, {}});
+  m.rules.push_back(ModelRule{std::nullopt, std::nullopt, std::nullopt, exact_params(), "test", false, {}, std::nullopt});
   return m;
 }
 

@@ -323,7 +323,7 @@ Model assemble_model(const std::string& name, int sm, const std::string& descrip
     const InputClass cls = input_class(in);
     const auto cls_members = members_where([&](const Instruction& x) { return input_class(x) == cls; });
     if (auto c = covering(cls_members)) {
-      per_class.push_back(ModelRule{std::nullopt, cls, std::nullopt, cands[*c], source, false, {}});
+      per_class.push_back(ModelRule{std::nullopt, cls, std::nullopt, cands[*c], source, false, {}, std::nullopt});
       handled.insert(cls_members.begin(), cls_members.end());
       continue;
     }
@@ -331,13 +331,13 @@ Model assemble_model(const std::string& name, int sm, const std::string& descrip
     const auto cd_members =
         members_where([&](const Instruction& x) { return input_class(x) == cls && x.d_type == in.d_type; });
     if (auto c = covering(cd_members)) {
-      per_d.push_back(ModelRule{std::nullopt, cls, in.d_type, cands[*c], source, false, {}});
+      per_d.push_back(ModelRule{std::nullopt, cls, in.d_type, cands[*c], source, false, {}, std::nullopt});
       handled.insert(cd_members.begin(), cd_members.end());
       continue;
     }
     const auto fam_members = members_where([&](const Instruction& x) { return input_class(x) == cls && x.family == in.family; });
     if (auto c = covering(fam_members)) {
-      per_family.push_back(ModelRule{in.family, cls, std::nullopt, cands[*c], source, false, {}});
+      per_family.push_back(ModelRule{in.family, cls, std::nullopt, cands[*c], source, false, {}, std::nullopt});
       handled.insert(fam_members.begin(), fam_members.end());
       continue;
     }
@@ -359,9 +359,9 @@ Model assemble_model(const std::string& name, int sm, const std::string& descrip
       }
       const bool default_covers = std::all_of(members.begin(), members.end(), [&](std::size_t x) { return covers[best][x]; });
       if (d == *general) {
-        if (!default_covers) per_family.push_back(ModelRule{in.family, cls, std::nullopt, params, src, false, {}});
+        if (!default_covers) per_family.push_back(ModelRule{in.family, cls, std::nullopt, params, src, false, {}, std::nullopt});
       }
-      else per_d.push_back(ModelRule{in.family, cls, static_cast<Format>(d), params, src, false, {}});
+      else per_d.push_back(ModelRule{in.family, cls, static_cast<Format>(d), params, src, false, {}, std::nullopt});
       handled.insert(members.begin(), members.end());
     }
   }
@@ -371,7 +371,7 @@ Model assemble_model(const std::string& name, int sm, const std::string& descrip
   m.description = description;
   for (auto* v : {&per_d, &per_family, &per_class})
     for (auto& r : *v) m.rules.push_back(r);
-  m.rules.push_back(ModelRule{std::nullopt, std::nullopt, std::nullopt, cands[best], source, false, {}});
+  m.rules.push_back(ModelRule{std::nullopt, std::nullopt, std::nullopt, cands[best], source, false, {}, std::nullopt});
   return m;
 }
 

@@ -9,6 +9,7 @@
 #include "tcnum/core/gemm.hpp"
 #include "tcnum/core/parallel.hpp"
 #include "tcnum/core/plan.hpp"
+#include "tcnum/core/sparse.hpp"
 
 namespace tcnum {
 namespace {
@@ -22,8 +23,38 @@ std::uint32_t scaled_element(const DatapathParams& p, const Instruction& in, con
   return mma_element_reference(p, in, g.a, g.b, g.c, unit, unit);
 }
 
+// Sparse cases: B's selected elements gathered by each case's metadata, then the dense datapath
+// of selected_form(in) over them (tcnum/core/sparse.hpp).
+std::vector<std::uint32_t> emulate_sparse(const DatapathParams& p, const Instruction& in, std::span<const Case> cs,
+                                          int threads) {
+  const MmaPlan plan = compile_plan(p, selected_form(in));
+  const std::size_t half = static_cast<std::size_t>(in.a_elements());
+  for (std::size_t t = 0; t < cs.size(); ++t)
+    if (cs[t].a.size() != half || cs[t].b.size() != static_cast<std::size_t>(in.k))
+      throw std::invalid_argument(in.name + ": case " + std::to_string(t) + " has " + std::to_string(cs[t].a.size()) +
+                                  " A and " + std::to_string(cs[t].b.size()) + " B elements; sparse K = " +
+                                  std::to_string(in.k) + " takes " + std::to_string(half) + " stored A elements and " +
+                                  std::to_string(in.k) + " of B");
+  std::vector<std::uint32_t> d(cs.size());
+  const std::size_t chunks = (cs.size() + kChunk - 1) / kChunk;
+  parallel_for(chunks, chunks > 1 ? resolve_threads(threads) : 1, [&](std::size_t ch) {
+    const std::size_t first = ch * kChunk, n = std::min(kChunk, cs.size() - first);
+    std::vector<std::uint32_t> a(n * half), b(n * half), c(n);
+    for (std::size_t t = 0; t < n; ++t) {
+      const Case& g = cs[first + t];
+      const std::vector<std::uint32_t> sel = gather_selected(in, g.meta, g.b);
+      std::copy(g.a.begin(), g.a.end(), a.begin() + static_cast<std::ptrdiff_t>(t * half));
+      std::copy(sel.begin(), sel.end(), b.begin() + static_cast<std::ptrdiff_t>(t * half));
+      c[t] = g.c;
+    }
+    mma_batch(plan, n, a.data(), b.data(), c.data(), d.data() + first);
+  });
+  return d;
+}
+
 std::vector<std::uint32_t> emulate(const DatapathParams& p, const Instruction& in, std::span<const Case> cs,
                                    int threads) {
+  if (in.sparse) return emulate_sparse(p, in, cs, threads);
   const MmaPlan plan = compile_plan(p, in);  // validates the parameters for `in`
   std::vector<std::uint32_t> d(cs.size());
   const std::size_t K = static_cast<std::size_t>(in.k);
@@ -52,7 +83,7 @@ std::vector<std::uint32_t> emulate(const DatapathParams& p, const Instruction& i
 
 Model single_rule(const DatapathParams& p) {
   Model m{"parameters", 0, "one set of datapath parameters for every instruction", {}};
-  m.rules.push_back(ModelRule{std::nullopt, std::nullopt, std::nullopt, p, "given", false, {}});
+  m.rules.push_back(ModelRule{std::nullopt, std::nullopt, std::nullopt, p, "given", false, {}, std::nullopt});
   return m;
 }
 
@@ -97,6 +128,7 @@ std::vector<std::uint32_t> emulator_gemm(const Model& model, const Instruction& 
 }  // namespace
 
 std::uint32_t emulate_case(const DatapathParams& p, const Instruction& in, const Case& c) {
+  if (in.sparse) return sparse_element(p, in, c.a, c.b, c.c, c.meta);
   if (in.block_scaled()) return scaled_element(p, in, c);
   return mma_element(p, in, c.a, c.b, c.c);
 }
@@ -108,6 +140,7 @@ BlackBox emulator_box(const Model& model, int threads) {
   };
   box.gemm = [model, threads](const Instruction& in, int batch, int m, int n, int k, std::span<const std::uint32_t> a,
                      std::span<const std::uint32_t> b, const BatchScales& scales) {
+    if (in.sparse) throw std::invalid_argument(in.name + ": batched_gemm takes dense instructions (sparse A: evaluate cases)");
     return emulator_gemm(model, in, batch, m, n, k, a, b, scales, threads);
   };
   return box;

@@ -24,11 +24,11 @@ DatapathParams params(int frac_bits, int block_size, std::optional<int> floor = 
 }
 
 ModelRule rule(std::optional<Family> fam, std::optional<InputClass> in, DatapathParams p, std::string source) {
-  return ModelRule{fam, in, std::nullopt, p, std::move(source), false, {}};
+  return ModelRule{fam, in, std::nullopt, p, std::move(source), false, {}, std::nullopt};
 }
 
 ModelRule rule_for_d(std::optional<Family> fam, InputClass in, Format d, DatapathParams p, std::string source) {
-  return ModelRule{fam, in, d, p, std::move(source), false, {}};
+  return ModelRule{fam, in, d, p, std::move(source), false, {}, std::nullopt};
 }
 
 // Records that a device corpus reproduced `names` bit for bit: each name is attached to the
@@ -182,6 +182,12 @@ Model hopper() {
         for (const char* b : fp8) h100.push_back(wg + "k32." + d + "." + a + "." + b);
   }
   validated_by(m, "H100 80GB HBM3 (sm_90)", "h100", false, h100);
+  // Sparse A (corpora/h100-sparse, docs/models.md §9): the rules above over the K/2 selected
+  // products, every mma.sp form and wgmma.mma_async.sp at N = 8, 64, 256.
+  std::vector<std::string> sparse;
+  for (const Instruction& in : sparse_instructions_for(90))
+    if (in.family == Family::mma || in.n == 8 || in.n == 64 || in.n == 256) sparse.push_back(in.name);
+  validated_by(m, "H100 80GB HBM3 (sm_90)", "h100-sparse", false, sparse);
   std::vector<std::string> km = kKMHopper;
   km.insert(km.end(), {"wgmma.m64n8k32.f32.e4m3.e4m3", "wgmma.m64n8k32.f32.e5m2.e5m2"});
   km_corpus(m, "H100 (sm_90)", "h100-km", km);
@@ -309,7 +315,7 @@ const ModelRule& Model::rule_for(const Instruction& in) const {
   const InputClass ic = input_class(in);
   for (const ModelRule& r : rules)
     if ((!r.family || *r.family == in.family) && (!r.inputs || *r.inputs == ic) &&
-        (!r.d_type || *r.d_type == in.d_type))
+        (!r.d_type || *r.d_type == in.d_type) && (!r.sparse || *r.sparse == in.sparse))
       return r;
   throw std::invalid_argument("model " + name + " has no rule for " + in.name);
 }

@@ -20,6 +20,7 @@
 
 #include "tcnum/core/dot.hpp"
 #include "tcnum/core/plan.hpp"
+#include "tcnum/core/sparse.hpp"
 
 namespace tcnum {
 namespace {
@@ -140,8 +141,9 @@ bool parse_hex_run(std::string_view field, Format f, int count, std::uint32_t* o
   return true;
 }
 
-// A line's fields, split at single spaces without allocating: 6, or 8 for block-scaled
-// instructions (the scales of A's row and of B's column after D).
+// A line's fields, split at single spaces without allocating: 6, 7 for sparse instructions (the
+// metadata after D), or 8 for block-scaled instructions (the scales of A's row and of B's column
+// after D).
 struct LineFields {
   std::string_view field[8];
   int count = 0;
@@ -163,9 +165,11 @@ bool split_fields(std::string_view line, LineFields& out, std::string& why) {
       break;
     }
   }
-  if (n != 6 && n != 8) {
-    why = "expected 6 fields separated by single spaces (arch instruction A B C D; block-scaled: 8, "
-          "... D SA SB), got " + std::to_string(n);
+  bool empty = false;  // two spaces in a row, or a space at an end: not single-space separated
+  for (int i = 0; i < std::min(n, 8); ++i) empty |= out.field[i].empty();
+  if (n < 6 || n > 8 || empty) {
+    why = "expected 6 fields separated by single spaces (arch instruction A B C D; sparse: 7, ... D META; "
+          "block-scaled: 8, ... D SA SB), got " + std::to_string(n) + (empty && n >= 6 && n <= 8 ? " with an empty one" : "");
     return false;
   }
   out.count = n;
@@ -180,7 +184,8 @@ class InstructionCache {
     int sm = 0;
     Instruction instruction;
     std::size_t id = 0;  // distinct per entry of this cache
-    // The characters of each operand field (A, B, C, D, SA, SB): a well-formed line's layout.
+    // The characters of each operand field (A, B, C, D, SA, SB; sparse: A, B, C, D, META): a
+    // well-formed line's layout.
     std::size_t field_chars[6] = {};
     int fields = 6;
   };
@@ -198,10 +203,12 @@ class InstructionCache {
       e->id = entries_.size();
       const Instruction& in = e->instruction;
       auto chars = [](Format f, int count) { return static_cast<std::size_t>(spec(f).hex_digits) * static_cast<std::size_t>(count); };
-      const std::size_t widths[6] = {chars(in.a_type, in.k), chars(in.b_type, in.k), chars(in.c_type, 1), chars(in.d_type, 1),
-                                     chars(in.scale_type, in.scales_per_row()), chars(in.scale_type, in.scales_per_row())};
+      const std::size_t meta = in.sparse ? static_cast<std::size_t>(sparse_meta_count(in)) : 0;
+      const std::size_t widths[6] = {chars(in.a_type, in.a_elements()), chars(in.b_type, in.k), chars(in.c_type, 1),
+                                     chars(in.d_type, 1), in.sparse ? meta : chars(in.scale_type, in.scales_per_row()),
+                                     chars(in.scale_type, in.scales_per_row())};
       std::copy(std::begin(widths), std::end(widths), e->field_chars);
-      e->fields = in.block_scaled() ? 8 : 6;
+      e->fields = in.block_scaled() ? 8 : in.sparse ? 7 : 6;
       // Only names the catalog holds are kept: the cache is bounded by the catalog.
       return last_ = entries_.emplace(key_, std::move(e)).first->second.get();
     } catch (const std::invalid_argument& e) {
@@ -256,18 +263,49 @@ const InstructionCache::Entry* split_line(std::string_view line, InstructionCach
   return cache.find(f, why);
 }
 
-// The operand fields of a split line for `in`: A and B (in.k values each), C, D and, when
-// block-scaled, the in.scales_per_row() scales of A's row and of B's column.
-bool parse_operands(const LineFields& f, const Instruction& in, std::uint32_t* a, std::uint32_t* b, std::uint32_t& c,
-                    std::uint32_t& d, std::uint32_t* scale_a, std::uint32_t* scale_b, std::string& why) {
-  if (in.block_scaled() != (f.count == 8)) {
-    why = in.block_scaled() ? "block-scaled instruction: expected 8 fields (arch instruction A B C D SA SB), got 6"
-                            : "expected 6 fields (arch instruction A B C D) for an instruction without block scaling, got 8";
+// A sparse line's metadata: one hex digit per group, each a valid pattern (sparse.hpp).
+bool parse_meta(std::string_view field, const Instruction& in, std::uint8_t* meta, std::string& why) {
+  const int count = sparse_meta_count(in);
+  if (static_cast<std::int64_t>(field.size()) != count) {
+    why = "META: expected " + std::to_string(count) + " hex digits (one metadata value per " +
+          std::to_string(sparse_group(in)) + " elements of K = " + std::to_string(in.k) + "), got " +
+          std::to_string(field.size()) + " characters";
     return false;
   }
-  if (!parse_hex_run(f.field[2], in.a_type, in.k, a, why, "A") || !parse_hex_run(f.field[3], in.b_type, in.k, b, why, "B") ||
-      !parse_hex_run(f.field[4], in.c_type, 1, &c, why, "C") || !parse_hex_run(f.field[5], in.d_type, 1, &d, why, "D"))
+  for (int q = 0; q < count; ++q) {
+    const std::uint8_t v = kHexDigit[static_cast<unsigned char>(field[static_cast<std::size_t>(q)])];
+    if (v == 16) {
+      why = std::string("META: '") + field[static_cast<std::size_t>(q)] + "' is not a lowercase hex digit";
+      return false;
+    }
+    if (!valid_sparse_meta(in, v)) {
+      why = "META: " + invalid_sparse_meta_message(in, v, q);
+      return false;
+    }
+    meta[q] = v;
+  }
+  return true;
+}
+
+// The operand fields of a split line for `in`: A (in.a_elements() values) and B (in.k), C, D
+// and, when block-scaled, the in.scales_per_row() scales of A's row and of B's column; when
+// sparse, the metadata.
+bool parse_operands(const LineFields& f, const Instruction& in, std::uint32_t* a, std::uint32_t* b, std::uint32_t& c,
+                    std::uint32_t& d, std::uint32_t* scale_a, std::uint32_t* scale_b, std::uint8_t* meta,
+                    std::string& why) {
+  const int want = in.block_scaled() ? 8 : in.sparse ? 7 : 6;
+  if (f.count != want) {
+    why = in.block_scaled() ? "block-scaled instruction: expected 8 fields (arch instruction A B C D SA SB), got "
+          : in.sparse       ? "sparse instruction: expected 7 fields (arch instruction A B C D META), got "
+                            : "expected 6 fields (arch instruction A B C D) for a dense instruction without block scaling, got ";
+    why += std::to_string(f.count);
     return false;
+  }
+  if (!parse_hex_run(f.field[2], in.a_type, in.a_elements(), a, why, "A") ||
+      !parse_hex_run(f.field[3], in.b_type, in.k, b, why, "B") || !parse_hex_run(f.field[4], in.c_type, 1, &c, why, "C") ||
+      !parse_hex_run(f.field[5], in.d_type, 1, &d, why, "D"))
+    return false;
+  if (in.sparse) return parse_meta(f.field[6], in, meta, why);
   return !in.block_scaled() || (parse_hex_run(f.field[6], in.scale_type, in.scales_per_row(), scale_a, why, "SA") &&
                                 parse_hex_run(f.field[7], in.scale_type, in.scales_per_row(), scale_b, why, "SB"));
 }
@@ -279,11 +317,12 @@ bool parse_into(std::string_view line, InstructionCache& cache, CorpusCase& k, s
   if (!e) return false;
   const Instruction& in = e->instruction;
   const auto n = static_cast<std::size_t>(in.k), scales = static_cast<std::size_t>(in.scales_per_row());
-  k.a.resize(n);
+  k.a.resize(static_cast<std::size_t>(in.a_elements()));
   k.b.resize(n);
   k.scale_a.resize(scales);
   k.scale_b.resize(scales);
-  if (!parse_operands(f, in, k.a.data(), k.b.data(), k.c, k.d, k.scale_a.data(), k.scale_b.data(), why)) {
+  k.meta.resize(in.sparse ? static_cast<std::size_t>(sparse_meta_count(in)) : 0);
+  if (!parse_operands(f, in, k.a.data(), k.b.data(), k.c, k.d, k.scale_a.data(), k.scale_b.data(), k.meta.data(), why)) {
     prefer_field_count(line, why);
     return false;
   }
@@ -360,8 +399,17 @@ std::string hex_field(Format f, std::uint32_t bits) {
 
 std::string format_case_line(const std::string& arch, const Instruction& in, const std::vector<std::uint32_t>& a,
                              const std::vector<std::uint32_t>& b, std::uint32_t c, std::uint32_t d,
-                             const std::vector<std::uint32_t>& scale_a, const std::vector<std::uint32_t>& scale_b) {
+                             const std::vector<std::uint32_t>& scale_a, const std::vector<std::uint32_t>& scale_b,
+                             const std::vector<std::uint8_t>& meta) {
   const auto scales = static_cast<std::size_t>(in.scales_per_row());
+  if (in.sparse) {
+    (void)selected_positions(in, meta);  // the count and every value checked: a line is never written malformed
+    if (a.size() != static_cast<std::size_t>(in.a_elements()) || b.size() != static_cast<std::size_t>(in.k))
+      throw std::invalid_argument(in.name + ": a sparse corpus line takes " + std::to_string(in.a_elements()) +
+                                  " stored A elements and " + std::to_string(in.k) + " of B");
+  } else if (!meta.empty()) {
+    throw std::invalid_argument(in.name + ": metadata given for a dense instruction");
+  }
   if (scale_a.size() != scales || scale_b.size() != scales)
     throw std::invalid_argument(in.name + ": a corpus line takes " + std::to_string(scales) +
                                 " scales for A's row and for B's column, got " + std::to_string(scale_a.size()) + " and " +
@@ -377,6 +425,7 @@ std::string format_case_line(const std::string& arch, const Instruction& in, con
     s += ' ';
     for (auto v : scale_b) s += hex_field(in.scale_type, v);
   }
+  if (in.sparse) s += ' ' + sparse_meta_hex(meta);
   return s;
 }
 
@@ -488,13 +537,16 @@ namespace {
 struct ReplayBatch {
   const InstructionCache::Entry* of = nullptr;  // the instruction of the batch
   std::size_t n = 0, k = 0, scales = 0;         // cases in the batch; A/B and scale values per case
+  std::size_t metas = 0;                        // sparse: metadata values per case (A uses k / 2 of its k slots)
   std::vector<std::uint32_t> a, b, c, d, scale_a, scale_b, emulated;
+  std::vector<std::uint8_t> meta;
   std::vector<std::size_t> line_of;
 
   void switch_to(const InstructionCache::Entry* e) {
     of = e;
     k = static_cast<std::size_t>(e->instruction.k);
     scales = static_cast<std::size_t>(e->instruction.scales_per_row());
+    metas = e->instruction.sparse ? static_cast<std::size_t>(sparse_meta_count(e->instruction)) : 0;
   }
   // Room for case n.
   void make_room() {
@@ -502,6 +554,7 @@ struct ReplayBatch {
       a.resize((n + 1) * k);
       b.resize((n + 1) * k);
     }
+    if (meta.size() < (n + 1) * metas) meta.resize((n + 1) * metas);
     if (scale_a.size() < (n + 1) * scales) {
       scale_a.resize((n + 1) * scales);
       scale_b.resize((n + 1) * scales);
@@ -517,7 +570,10 @@ struct ReplayBatch {
     kase.arch = of->arch;
     kase.sm = of->sm;
     kase.instruction = of->instruction;
-    kase.a.assign(a.begin() + static_cast<std::ptrdiff_t>(i * k), a.begin() + static_cast<std::ptrdiff_t>((i + 1) * k));
+    const std::size_t ka = static_cast<std::size_t>(of->instruction.a_elements());
+    kase.a.assign(a.begin() + static_cast<std::ptrdiff_t>(i * k), a.begin() + static_cast<std::ptrdiff_t>(i * k + ka));
+    kase.meta.assign(meta.begin() + static_cast<std::ptrdiff_t>(i * metas),
+                     meta.begin() + static_cast<std::ptrdiff_t>((i + 1) * metas));
     kase.b.assign(b.begin() + static_cast<std::ptrdiff_t>(i * k), b.begin() + static_cast<std::ptrdiff_t>((i + 1) * k));
     kase.c = c[i];
     kase.d = d[i];
@@ -530,7 +586,18 @@ struct ReplayBatch {
   // emulated[0..n) through the plan.
   void emulate(const MmaPlan& plan) {
     emulated.resize(n);
-    if (scales > 0) {  // scale vectors: the reference datapath, case by case
+    if (metas > 0) {  // sparse: stored A and B's selected elements, K/2 each, through the selected form's plan
+      const Instruction& in = of->instruction;
+      const std::size_t h = k / 2;
+      std::vector<std::uint32_t> as(n * h), bs(n * h);
+      for (std::size_t i = 0; i < n; ++i) {
+        std::copy(a.begin() + static_cast<std::ptrdiff_t>(i * k), a.begin() + static_cast<std::ptrdiff_t>(i * k + h),
+                  as.begin() + static_cast<std::ptrdiff_t>(i * h));
+        const std::vector<std::uint32_t> sel = gather_selected(in, {meta.data() + i * metas, metas}, {b.data() + i * k, k});
+        std::copy(sel.begin(), sel.end(), bs.begin() + static_cast<std::ptrdiff_t>(i * h));
+      }
+      mma_batch(plan, n, as.data(), bs.data(), c.data(), emulated.data());
+    } else if (scales > 0) {  // scale vectors: the reference datapath, case by case
       for (std::size_t i = 0; i < n; ++i)
         emulated[i] = mma_element(plan, {a.data() + i * k, k}, {b.data() + i * k, k}, c[i],
                                   {scale_a.data() + i * scales, scales}, {scale_b.data() + i * scales, scales});
@@ -588,7 +655,9 @@ class FileReplay {
     if (it != plans_.end()) return it->second;
     const Model& model = override_model_ ? *override_model_ : builtin_model(batch.of->sm);
     try {
-      return plans_.emplace(batch.of->id, compile_plan(model, batch.of->instruction)).first->second;
+      const Instruction& in = batch.of->instruction;  // sparse: the rule of `in`, the plan of its selected products
+      return plans_.emplace(batch.of->id, compile_plan(model.params_for(in), in.sparse ? selected_form(in) : in))
+          .first->second;
     } catch (const std::invalid_argument& e) {
       return plans_.emplace(batch.of->id, std::string(e.what())).first->second;
     }
@@ -633,9 +702,10 @@ ReplayTally replay_file(const std::string& path, const Model* override_model,
     if (batch.n > 0 && (e != batch.of || batch.n == kBatch)) replay.evaluate();
     if (e != batch.of) batch.switch_to(e);
     batch.make_room();
-    const std::size_t n = batch.n, k = batch.k, scales = batch.scales;
+    const std::size_t n = batch.n, k = batch.k, scales = batch.scales, metas = batch.metas;
     if (!parse_operands(f, e->instruction, batch.a.data() + n * k, batch.b.data() + n * k, batch.c[n], batch.d[n],
-                        batch.scale_a.data() + n * scales, batch.scale_b.data() + n * scales, why)) {
+                        batch.scale_a.data() + n * scales, batch.scale_b.data() + n * scales,
+                        batch.meta.data() + n * metas, why)) {
       if (has_nul(line)) {
         replay.malformed(line_no, kNulByte);
         break;

@@ -216,6 +216,9 @@ BlockOut ieee_add(const Decoded& x, Format fx, const Decoded& y, Format fy, cons
 int check_reference_call(const DatapathParams& p, const Instruction& in, std::span<const std::uint32_t> a,
                          std::span<const std::uint32_t> b, std::span<const std::uint32_t> scale_a,
                          std::span<const std::uint32_t> scale_b) {
+  if (in.sparse)  // its datapath is that of its selected products, gathered by the metadata
+    throw std::invalid_argument(in.name + ": a sparse instruction's element takes its metadata (tcnum/core/sparse.hpp: "
+                                "sparse_element)");
   const int k = in.k;
   if (static_cast<int>(a.size()) != k || static_cast<int>(b.size()) != k)
     throw std::invalid_argument(in.name + ": expected " + std::to_string(k) + " elements of A and of B");

@@ -94,6 +94,36 @@ void add_integer_mma(std::vector<Instruction>& all) {
           if (sat) in.name.insert(in.name.find('.', 4), ".satfinite");
           all.push_back(in);
         }
+// The sparse forms as PTX spells them: mma.sp::ordered_metadata.m16n8k32.f32.bf16.bf16.f32,
+// wgmma.mma_async.sp.m64n128k32.f32.bf16.bf16. K is the logical K (A holds K/2 per row).
+Instruction make_sparse(Family fam, int m, int n, int k, Format d, Format a, Format b, int min_sm, int max_sm = 1000) {
+  Instruction in = make(fam, m, n, k, d, a, b, d, min_sm, max_sm);
+  in.sparse = true;
+  const std::string dense = in.name;  // "mma.m16n8k32..." / "wgmma.m64n8k32..."
+  in.name = (fam == Family::mma ? "mma.sp::ordered_metadata" : "wgmma.mma_async.sp") + dense.substr(dense.find('.'));
+  return in;
+}
+
+// PTX ISA 9.7.14.6 (mma.sp) and 9.7.15.6 (wgmma.mma_async.sp); ptxas 13.0 accepts exactly these
+// (fp8 mma.sp only with f32 accumulators, sm_89+).
+void add_sparse(std::vector<Instruction>& all) {
+  using F = Format;
+  for (int k : {16, 32}) {
+    for (F acc : {F::fp32, F::fp16}) all.push_back(make_sparse(Family::mma, 16, 8, k, acc, F::fp16, F::fp16, 80));
+    all.push_back(make_sparse(Family::mma, 16, 8, k, F::fp32, F::bf16, F::bf16, 80));
+  }
+  for (int k : {8, 16}) all.push_back(make_sparse(Family::mma, 16, 8, k, F::fp32, F::tf32, F::tf32, 80));
+  for (F a : {F::e4m3, F::e5m2})
+    for (F b : {F::e4m3, F::e5m2}) all.push_back(make_sparse(Family::mma, 16, 8, 64, F::fp32, a, b, 89));
+  for (int n = 8; n <= 256; n += 8) {
+    auto wg = [&](int k, F d, F a, F b) { all.push_back(make_sparse(Family::wgmma, 64, n, k, d, a, b, 90, 90)); };
+    for (F d : {F::fp32, F::fp16}) wg(32, d, F::fp16, F::fp16);
+    wg(32, F::fp32, F::bf16, F::bf16);
+    wg(16, F::fp32, F::tf32, F::tf32);
+    for (F d : {F::fp32, F::fp16})
+      for (F a : {F::e4m3, F::e5m2})
+        for (F b : {F::e4m3, F::e5m2}) wg(64, d, a, b);
+  }
 }
 
 // Blackwell's f8f6f4 kinds and the block-scaled MX/NVFP4 kinds (PTX ISA 8.7+, "tcgen05.mma" and
@@ -183,6 +213,7 @@ std::vector<Instruction> build_catalog() {
     }
   add_blackwell_kinds(all);
   add_integer_mma(all);
+  add_sparse(all);
   return all;
 }
 
@@ -248,7 +279,14 @@ int parse_arch(std::string_view arch) {
 std::vector<Instruction> instructions_for(int sm) {
   std::vector<Instruction> out;
   for (const Instruction& in : catalog())
-    if (available_on(in, sm)) out.push_back(in);
+    if (available_on(in, sm) && !in.sparse) out.push_back(in);
+  return out;
+}
+
+std::vector<Instruction> sparse_instructions_for(int sm) {
+  std::vector<Instruction> out;
+  for (const Instruction& in : catalog())
+    if (available_on(in, sm) && in.sparse) out.push_back(in);
   return out;
 }
 
@@ -280,10 +318,15 @@ Instruction find_instruction(std::string_view name, int sm) {
   os << "; valid names there:";
   // wgmma/tcgen05 have one entry per N: list them as one pattern line each to stay readable.
   std::vector<std::string> seen;
-  for (const Instruction& in : instructions_for(sm)) {
+  std::vector<Instruction> listed = instructions_for(sm);
+  for (const Instruction& in : sparse_instructions_for(sm)) listed.push_back(in);
+  for (const Instruction& in : listed) {
     std::string shown = in.name;
     if (in.family != Family::mma) {
-      const auto n_pos = shown.find('n', shown.find(".m"));
+      auto m_pos = shown.find(".m");  // the shape's ".m<digits>" (not wgmma.mma_async's ".mma")
+      while (m_pos != std::string::npos && !(m_pos + 2 < shown.size() && shown[m_pos + 2] >= '0' && shown[m_pos + 2] <= '9'))
+        m_pos = shown.find(".m", m_pos + 1);
+      const auto n_pos = shown.find('n', m_pos);
       const auto k_pos = shown.find('k', n_pos);
       shown = shown.substr(0, n_pos + 1) + "{N}" + shown.substr(k_pos);
     }

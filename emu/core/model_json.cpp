@@ -105,7 +105,7 @@ DatapathParams parse_params(const json& r, const std::string& where) {
         p.align_exponent_floor =
             int_at(v, w, -kModelLimits.align_exponent_floor_abs_max, kModelLimits.align_exponent_floor_abs_max);
     } else if (key != "family" && key != "inputs" && key != "d_type" && key != "source" && key != "validated" &&
-               key != "validations")
+               key != "validations" && key != "sparse")
       bad(w, "unknown field");
   }
   return p;
@@ -185,6 +185,7 @@ Model model_from_json(const std::string& text) {
         if (!found) bad(where + ".inputs", "must be f16, bf16, tf32, fp8, f6f4, mxf8f6f4, mxf4 or int");
       }
       if (r.contains("d_type")) mr.d_type = parse_fmt(r["d_type"], where + ".d_type");
+      if (r.contains("sparse")) mr.sparse = bool_at(r["sparse"], where + ".sparse");
       mr.params = parse_params(r, where);
       if (r.contains("source")) mr.source = string_at(r["source"], where + ".source");
       if (r.contains("validated")) mr.validated = bool_at(r["validated"], where + ".validated");
@@ -224,6 +225,7 @@ std::string model_to_json(const Model& m) {
     if (r.family) o["family"] = family_name(*r.family);
     if (r.inputs) o["inputs"] = class_name(*r.inputs);
     if (r.d_type) o["d_type"] = std::string(name_of(*r.d_type));
+    if (r.sparse) o["sparse"] = *r.sparse;
     const DatapathParams& p = r.params;
     o["frac_bits"] = p.frac_bits;
     o["block_size"] = p.block_size;

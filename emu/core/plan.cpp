@@ -200,6 +200,9 @@ MmaPlan compile_plan(const DatapathParams& p, const Instruction& in) {
   check_formats(in);  // once here: the per-element code indexes the format table unchecked
   if (in.integer() || is_integer(in.b_type) || is_integer(in.c_type) || is_integer(in.d_type))
     return integer_plan(p, in);
+  if (in.sparse)  // its A holds K/2 elements placed by metadata: the plan is that of its selected products
+    invalid(in, "a sparse instruction has no plan of its own: compile selected_form(in) and gather B by the metadata "
+                "(tcnum/core/sparse.hpp: sparse_element)");
   check_format(p.block_format);
   if (p.unpack_format) check_format(*p.unpack_format);
   if (in.k <= 0) invalid(in, "k must be positive");

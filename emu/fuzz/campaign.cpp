@@ -25,13 +25,16 @@
 #include <thread>
 
 #include "tcnum/core/corpus.hpp"
+#include "tcnum/core/dot.hpp"
 #include "tcnum/core/parallel.hpp"
 #include "tcnum/core/plan.hpp"
+#include "tcnum/core/sparse.hpp"
 #include "tcnum/fuzz/classify.hpp"
 #include "tcnum/fuzz/generators.hpp"
 #include "tcnum/fuzz/minimise.hpp"
 #include "tcnum/fuzz/output_lock.hpp"
 #include "tcnum/fuzz/scales.hpp"
+#include "tcnum/fuzz/sparse_tiles.hpp"
 
 namespace tcnum::fuzz {
 namespace fs = std::filesystem;
@@ -53,15 +56,23 @@ void evaluate(const MmaPlan& plan, std::size_t count, const std::uint32_t* a, co
   });
 }
 
-// Whole tiles (mma_tiles), a few per call, on `threads` threads.
-void evaluate_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_t* a, const std::uint32_t* b,
-                    const std::uint32_t* c, std::uint32_t* d, int threads) {
-  const Instruction& in = plan.instruction;
+// The plan of an instruction: a sparse one's is that of its selected products (sparse_tiles.hpp).
+MmaPlan plan_for(const DatapathParams& p, const Instruction& in) {
+  return compile_plan(p, in.sparse ? selected_form(in) : in);
+}
+
+// Whole tiles (mma_tiles), a few per call, on `threads` threads. `in`: the campaign's
+// instruction (a sparse one's tiles hold A's logical rows; the plan is of its selected form).
+void evaluate_tiles(const MmaPlan& plan, const Instruction& in, std::size_t tiles, const std::uint32_t* a,
+                    const std::uint32_t* b, const std::uint32_t* c, std::uint32_t* d, int threads) {
   const std::size_t MK = std::size_t(in.m) * in.k, NK = std::size_t(in.n) * in.k, MN = std::size_t(in.m) * in.n;
   const std::size_t per = std::max<std::size_t>(1, kEvalChunk / MN), chunks = (tiles + per - 1) / per;
   parallel_for(chunks, threads, [&](std::size_t i) {
     const std::size_t first = i * per, n = std::min(per, tiles - first);
-    mma_tiles(plan, n, a + first * MK, b + first * NK, c + first * MN, d + first * MN);
+    if (in.sparse)
+      sparse_mma_tiles(plan, in, n, a + first * MK, b + first * NK, c + first * MN, d + first * MN);
+    else
+      mma_tiles(plan, n, a + first * MK, b + first * NK, c + first * MN, d + first * MN);
   });
 }
 
@@ -78,6 +89,17 @@ void evaluate_tiles_scaled(const MmaPlan& plan, std::size_t tiles, const std::ui
         d[(t * M + i) * N + j] = mma_element(plan, {a + (t * M + i) * K, K}, {b + (t * N + j) * K, K}, c[(t * M + i) * N + j],
                                              {sa + (t * M + i) * S, S}, {sb + (t * N + j) * S, S});
   });
+}
+
+// A sparse case's stored row, metadata and selected B (for lines and neighbouring models).
+struct SparseView {
+  CompressedRow row;
+  std::vector<std::uint32_t> b_sel;
+};
+SparseView sparse_view(const Instruction& in, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b) {
+  SparseView v{compress_sparse_a(in, a), {}};
+  v.b_sel = gather_selected(in, v.row.meta, b);
+  return v;
 }
 
 std::uint64_t fnv(const std::string& s) {
@@ -358,7 +380,7 @@ class Campaign {
     check_ranges(cfg);
     check_unique(cfg);
     if (cfg.out_dir.empty()) throw std::invalid_argument("fuzz: no output directory");
-    for (const auto& in : cfg.instructions) plans_.push_back(compile_plan(model, in));
+    for (const auto& in : cfg.instructions) plans_.push_back(plan_for(model.params_for(in), in));
     for (const auto& in : cfg.instructions)
       for (const auto& d : cfg.distributions) pair_names_.emplace_back(in.name, d);
     dir_ = cfg.out_dir;
@@ -664,7 +686,8 @@ class Campaign {
     parallel_for(w.batches.size(), threads_, [&](std::size_t i) {
       const std::size_t first = w.first_tile[i], tiles = (i + 1 < w.batches.size() ? w.first_tile[i + 1] : w.tiles) - first;
       const std::uint64_t seed = batch_seed(cfg_.seed, in.name, dist, w.batches[i]);
-      generate_tiles(in, params, dist, seed, tiles, w.a.data() + first * MK, w.b.data() + first * NK, w.c.data() + first * MN);
+      const auto gen = in.sparse ? &generate_sparse_tiles : &generate_tiles;
+      gen(in, params, dist, seed, tiles, w.a.data() + first * MK, w.b.data() + first * NK, w.c.data() + first * MN);
       if (in.block_scaled())
         generate_scales(in, dist, seed, tiles, w.sa.data() + first * in.m * in.scales_per_row(),
                         w.sb.data() + first * in.n * in.scales_per_row());
@@ -697,7 +720,7 @@ class Campaign {
           evaluate_tiles_scaled(plan_of(w.pair), w.tiles, w.a.data(), w.b.data(), w.c.data(), w.sa.data(), w.sb.data(),
                                 w.emu.data(), threads_);
         else
-          evaluate_tiles(plan_of(w.pair), w.tiles, w.a.data(), w.b.data(), w.c.data(), w.emu.data(), threads_);
+          evaluate_tiles(plan_of(w.pair), in, w.tiles, w.a.data(), w.b.data(), w.c.data(), w.emu.data(), threads_);
         busy_.emulator_s += seconds(t0, Clock::now());
       } catch (...) {
         on_device.wait();
@@ -749,8 +772,15 @@ class Campaign {
       const std::size_t S = static_cast<std::size_t>(in.scales_per_row());
       const std::vector<std::uint32_t> sa(w.sa.begin() + (t * M + i) * S, w.sa.begin() + (t * M + i + 1) * S),
           sb(w.sb.begin() + (t * N + j) * S, w.sb.begin() + (t * N + j + 1) * S);
-      const std::string cls = explain(w.pair / cfg_.distributions.size(), a, b, c, emu, dev, sa, sb);
-      const std::string line = format_case_line(cfg_.arch, in, {a.begin(), a.end()}, {b.begin(), b.end()}, c, dev, sa, sb);
+      std::string cls, line;
+      if (in.sparse) {  // the stored row and its metadata; the selected products for the neighbours
+        const SparseView v = sparse_view(in, a, b);
+        cls = explain(w.pair / cfg_.distributions.size(), v.row.a, v.b_sel, c, emu, dev);
+        line = format_case_line(cfg_.arch, in, v.row.a, {b.begin(), b.end()}, c, dev, {}, {}, v.row.meta);
+      } else {
+        cls = explain(w.pair / cfg_.distributions.size(), a, b, c, emu, dev, sa, sb);
+        line = format_case_line(cfg_.arch, in, {a.begin(), a.end()}, {b.begin(), b.end()}, c, dev, sa, sb);
+      }
       ++state_.raw_total;
       if (state_.raw_kept + state_.raw_pending.size() < cfg_.raw_limit) state_.raw_pending.push_back(line);
       Signature& sig = state_.signatures[signature_key(in.name, cls)];
@@ -767,7 +797,8 @@ class Campaign {
   }
 
   // The signature class of a mismatch: the first neighbouring model that reproduces the device's
-  // result, else the region the model assigns (classify.hpp).
+  // result, else the region the model assigns (classify.hpp). Sparse: a and b are the selected
+  // products, judged as the dense selected form.
   // Block-scaled cases (scales given): the neighbouring models only (classify has no scales), else
   // "block_scaled".
   std::string explain(std::size_t instr, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
@@ -775,14 +806,14 @@ class Campaign {
                       std::span<const std::uint32_t> sb = {}) {
     if (neighbour_plans_.size() <= instr) neighbour_plans_.resize(cfg_.instructions.size());
     auto& plans = neighbour_plans_[instr];
+    const Instruction& in = plans_[instr].instruction;  // the selected form of a sparse instruction
     if (plans.empty())
-      for (auto& n : neighbours(plans_[instr].params, cfg_.instructions[instr]))
-        plans.emplace_back(n.change, compile_plan(n.params, cfg_.instructions[instr]));
-    const bool scaled = cfg_.instructions[instr].block_scaled();
+      for (auto& n : neighbours(plans_[instr].params, in)) plans.emplace_back(n.change, compile_plan(n.params, in));
+    const bool scaled = in.block_scaled();
     for (const auto& [change, plan] : plans)
       if ((scaled ? mma_element(plan, a, b, c, sa, sb) : mma_element(plan, a, b, c)) == device_d) return change;
     if (scaled) return "block_scaled";
-    return std::string(class_name(classify(cfg_.instructions[instr], plans_[instr].params, a, b, c, model_d, device_d)));
+    return std::string(class_name(classify(in, plans_[instr].params, a, b, c, model_d, device_d)));
   }
 
   void minimise_signatures() {
@@ -793,7 +824,8 @@ class Campaign {
       if (!kase) throw std::logic_error("fuzz: a raw line does not parse: " + why);
       std::size_t which = 0;
       while (cfg_.instructions[which].name != sig.instruction) ++which;
-      if (cfg_.instructions[which].block_scaled()) {  // minimise() moves no scales: the raw case stands
+      // minimise() moves no scales, and edits dense rows: a block-scaled or sparse raw case stands.
+      if (cfg_.instructions[which].block_scaled() || cfg_.instructions[which].sparse) {
         sig.line = sig.raw_line;
         sig.minimised_from = sig.raw_line;
         continue;
@@ -957,14 +989,21 @@ std::string EmuBackend::description() const { return "emu stand-in device: model
 
 void EmuBackend::run(const Instruction& in, std::size_t count, const std::uint32_t* a, const std::uint32_t* b,
                      const std::uint32_t* c, std::uint32_t* d) {
+  if (in.sparse) {  // cases as one-row tiles are not a sparse form's layout: element by element
+    for (std::size_t t = 0; t < count; ++t) {
+      const std::size_t K = static_cast<std::size_t>(in.k);
+      const SparseView v = sparse_view(in, {a + t * K, K}, {b + t * K, K});
+      d[t] = mma_element(model_.params_for(in), selected_form(in), v.row.a, v.b_sel, c[t]);
+    }
+    return;
+  }
   const MmaPlan plan = compile_plan(model_, in);
   evaluate(plan, count, a, b, c, d, threads_);
 }
 
 void EmuBackend::run_tiles(const Instruction& in, std::size_t tiles, const std::uint32_t* a, const std::uint32_t* b,
                            const std::uint32_t* c, std::uint32_t* d) {
-  const MmaPlan plan = compile_plan(model_, in);
-  evaluate_tiles(plan, tiles, a, b, c, d, threads_);
+  evaluate_tiles(plan_for(model_.params_for(in), in), in, tiles, a, b, c, d, threads_);
 }
 
 void EmuBackend::run_tiles_scaled(const Instruction& in, std::size_t tiles, const std::uint32_t* a, const std::uint32_t* b,

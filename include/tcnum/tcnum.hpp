@@ -18,6 +18,7 @@
 #include "tcnum/core/library_inputs.hpp"
 #include "tcnum/core/reveal.hpp"
 #include "tcnum/core/plan.hpp"
+#include "tcnum/core/sparse.hpp"
 #include "tcnum/core/corpus.hpp"
 #include "tcnum/core/matrix_view.hpp"
 #include "tcnum/core/gemm_views.hpp"

@@ -58,7 +58,7 @@ nb::tuple replay(const std::vector<std::string>& paths, const Model* model, std:
 nb::list read_corpus(const std::string& path) {
   struct Group {
     CorpusCase first;
-    std::vector<std::uint32_t> a, b, c, d;
+    std::vector<std::uint32_t> a, b, c, d, meta;
     std::vector<std::uint64_t> lines;
   };
   std::map<std::pair<std::string, std::string>, Group> groups;
@@ -82,6 +82,7 @@ nb::list read_corpus(const std::string& path) {
       Group& g = it->second;
       g.a.insert(g.a.end(), k.a.begin(), k.a.end());
       g.b.insert(g.b.end(), k.b.begin(), k.b.end());
+      g.meta.insert(g.meta.end(), k.meta.begin(), k.meta.end());
       g.c.push_back(k.c);
       g.d.push_back(k.d);
       g.lines.push_back(reader.line_number());
@@ -95,10 +96,12 @@ nb::list read_corpus(const std::string& path) {
     nb::dict d;
     d["arch"] = g.first.arch;
     d["instruction"] = in.name;
-    d["a"] = storage_array(g.a, in.a_type, {n, k});
+    d["a"] = storage_array(g.a, in.a_type, {n, static_cast<std::size_t>(in.a_elements())});  // sparse: stored A
     d["b"] = storage_array(g.b, in.b_type, {n, k});
     d["c"] = storage_array(g.c, in.c_type, {n});
     d["d"] = storage_array(g.d, in.d_type, {n});
+    if (in.sparse)  // one metadata value per group, as uint32 (Python narrows it to uint8)
+      d["meta"] = storage_array(g.meta, Format::fp32, {n, static_cast<std::size_t>(sparse_meta_count(in))});
     std::vector<std::uint32_t> lines(g.lines.begin(), g.lines.end());
     d["line"] = storage_array(lines, Format::fp32, {n});  // uint32 line numbers
     out.append(d);

@@ -15,6 +15,7 @@
 #include "corpus_binding.hpp"
 #include "compare_binding.hpp"
 #include "dmma_binding.hpp"
+#include "sparse_binding.hpp"
 #include "tcnum/core/build_info.hpp"
 #include "timing.hpp"
 
@@ -43,6 +44,7 @@ nb::dict instruction_dict(const Instruction& in) {
   d["max_sm"] = in.max_sm;
   d["scale_block"] = in.scale_block;
   d["scale_type"] = in.block_scaled() ? std::string(name_of(in.scale_type)) : std::string();
+  d["sparse"] = in.sparse;
   return d;
 }
 
@@ -287,5 +289,6 @@ NB_MODULE(_tcnum, m) {
   bind_corpus(m);
   bind_compare(m);
   bind_dmma(m);
+  bind_sparse(m);
   bind_timing(m);
 }

@@ -12,7 +12,8 @@ See docs/python.md.
 
 from . import libraries, testing
 from ._arrays import FORMATS, asarray, decode, encode, from_bits, to_bits
-from ._catalog import Instruction, arch_number, default_instruction, instruction, instructions, model, natural_instruction
+from ._catalog import (Instruction, arch_number, default_instruction, instruction, instructions, model,
+                       natural_instruction, sparse_instructions)
 from ._corpus import CorpusCases, ReplayFailure, ReplayResult, read_corpus, replay
 from ._dmma import DMMA_INSTRUCTIONS, dmma_element
 from ._ops import GemmResult, KernelMatch, gemm, match_kernel, mma, mma_element
@@ -22,5 +23,5 @@ from ._tcnum import __version__, build_info
 __all__ = [
     "DMMA_INSTRUCTIONS", "FORMATS", "CorpusCases", "dmma_element", "GemmResult", "KernelMatch", "match_kernel", "Instruction", "ReplayFailure", "ReplayResult", "arch_number", "asarray", "build_info",
     "Schedule", "decode", "encode", "from_bits", "gemm", "instruction", "instructions", "mma", "mma_element", "model",
-    "default_instruction", "libraries", "natural_instruction", "read_corpus", "replay", "testing", "to_bits",
+    "default_instruction", "libraries", "natural_instruction", "read_corpus", "replay", "sparse_instructions", "testing", "to_bits",
 ]

@@ -29,6 +29,7 @@ class Instruction:
     max_sm: int
     scale_block: int = 0  # block-scaled: K elements per scale (scale_A[i][k // scale_block]); 0 = none
     scale_type: str = ""  # "ue8m0" or "ue4m3" where block-scaled
+    sparse: bool = False  # mma.sp / wgmma.mma_async.sp: A 2:4 sparse (tf32 1:2), K logical
 
     def __str__(self) -> str:
         return self.name
@@ -51,6 +52,13 @@ def _instructions(sm: int) -> tuple:
 def instructions(arch="sm_90") -> list:
     """Every instruction tcnum models on an architecture, as Instruction records."""
     return list(_instructions(arch_number(arch)))
+
+
+def sparse_instructions(arch="sm_90") -> list:
+    """The sparse forms of an architecture (mma.sp::ordered_metadata on sm_80+, fp8 on sm_89+,
+    wgmma.mma_async.sp on sm_90a), as Instruction records; tcnum.instructions lists the dense ones."""
+    sm = arch_number(arch)
+    return [instruction(name, sm) for name in _tcnum.sparse_instructions(sm)]
 
 
 def instruction(name: str, arch="sm_90") -> Instruction:

@@ -111,7 +111,9 @@ def replay(paths, *, model=None, max_failures: int = 100) -> ReplayResult:
 @dataclasses.dataclass
 class CorpusCases:
     """The cases of one (arch, instruction) in a corpus file: a and b (n, K) (a row of A and
-    a column of B per case), c and d (n,) (d: what the device wrote), line (n,) numbers."""
+    a column of B per case), c and d (n,) (d: what the device wrote), line (n,) numbers.
+    Sparse instructions: a (n, K/2) holds the stored elements and meta (n, groups) uint8 the
+    metadata values (tcnum.mma_element(..., meta=c.meta)); meta is None otherwise."""
 
     arch: str
     instruction: str
@@ -120,6 +122,7 @@ class CorpusCases:
     c: np.ndarray
     d: np.ndarray
     line: np.ndarray
+    meta: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.d)
@@ -128,11 +131,11 @@ class CorpusCases:
 def read_corpus(path) -> list:
     """The cases of a corpus file as arrays, grouped by (arch, instruction) in file order;
     ValueError on a malformed line. Check them with tcnum.mma_element(c.instruction, c.a,
-    c.b, c.c, arch=c.arch) == c.d."""
+    c.b, c.c, arch=c.arch, meta=c.meta) == c.d."""
     out = []
     for g in _tcnum.read_corpus(os.fspath(path)):
         ins = instruction(g["instruction"], g["arch"])
         out.append(CorpusCases(arch=g["arch"], instruction=g["instruction"], a=_value(g["a"], ins, "a"),
                                b=_value(g["b"], ins, "b"), c=_value(g["c"], ins, "c"), d=_value(g["d"], ins, "d"),
-                               line=g["line"]))
+                               line=g["line"], meta=g["meta"].astype(np.uint8) if "meta" in g else None))
     return out

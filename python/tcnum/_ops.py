@@ -267,7 +267,13 @@ def gemm(a, b, c=None, *, instr=None, arch="sm_90", k_order=None, split_k=1, sch
     batch = _broadcast_batch(operands)
     nthreads = 0 if threads is None else int(threads)
     sched_json = "" if sched is None else sched.to_json()
-    if epilogue:
+    if ins.sparse:
+        _sparse_gemm_options(ins, epilogue, order, split_k, sched, scale_a, scale_b)
+        out = ins.d
+
+        def one(ab, bb, cb):
+            return _tcnum.sparse_gemm(compiled, ins.name, ab, bb, cb, m, n, k)
+    elif epilogue:
         _scale_bits(ins, scale_a, scale_b, m, n, k, epilogue, batch)  # refused with an epilogue
         out = ins.d if out_dtype is None else _out_format(out_dtype)
         tail = _epilogue_arguments(c_format, alpha, beta, bias, activation, fused, rounding, satfinite, out, m, n)
@@ -289,10 +295,22 @@ def gemm(a, b, c=None, *, instr=None, arch="sm_90", k_order=None, split_k=1, sch
     return result
 
 
+def _sparse_gemm_options(ins, epilogue, order, split_k, sched, scale_a, scale_b):
+    """A sparse instruction's gemm takes A, B and C alone: the K-steps ascending, no epilogue."""
+    given = [name for name, on in (("an epilogue", epilogue), ("k_order", bool(order)), ("split_k", split_k != 1),
+                                   ("schedule", sched is not None), ("scale_a/scale_b", scale_a is not None or
+                                                                     scale_b is not None)) if on]
+    if given:
+        raise ValueError(f"{ins.name} is sparse: tcnum.gemm takes a (M×K, 2:4 sparse in every K-step of {ins.k}; "
+                         f"tf32 1:2), b and c only, K-steps ascending; {', '.join(given)} not supported with it")
+
+
 def mma(instr, a, b, c=None, *, arch="sm_90", model=None) -> np.ndarray:
     """One instruction on whole tiles: a (..., M, K), b (..., K, N), c (..., M, N) or None
     (zeros), with the instruction's own M, N, K and the same leading (batch) shape.
-    Returns D (..., M, N) of D's dtype."""
+    Returns D (..., M, N) of D's dtype. A sparse instruction (mma.sp, wgmma.mma_async.sp)
+    takes a dense (..., M, K) whose rows are 2:4 sparse (tf32: 1:2; ValueError naming the row
+    and group otherwise)."""
     compiled, _ = _model_sm(arch, model)
     ins = instruction(instr, compiled.sm)
     a_bits, _ = as_bits(a, "a", ins.a)
@@ -309,16 +327,34 @@ def mma(instr, a, b, c=None, *, arch="sm_90", model=None) -> np.ndarray:
                              f"c (..., {ins.m}, {ins.n}) with one batch shape; got a {a_bits.shape}, "
                              f"b {b_bits.shape}, c {c_bits.shape}")
     tiles = int(np.prod(batch, dtype=np.int64))
+    if ins.sparse:
+        flat = [x.reshape((tiles,) + x.shape[-2:]) for x in (a_bits, b_bits, c_bits)]
+        d_bits = np.stack([_tcnum.sparse_gemm(compiled, ins.name, np.ascontiguousarray(flat[0][t]),
+                                              np.ascontiguousarray(flat[1][t]), np.ascontiguousarray(flat[2][t]),
+                                              ins.m, ins.n, ins.k) for t in range(tiles)]) if tiles else \
+            np.zeros((0, ins.m, ins.n), dtype=FORMATS[ins.d][0])
+        return _values(d_bits.reshape(batch + want["c"]), ins.d)
     d_bits = _tcnum.mma_tiles(compiled, ins.name, a_bits, b_bits, c_bits, tiles)
     return _values(d_bits.reshape(batch + want["c"]), ins.d)
 
 
-def mma_element(instr, a, b, c=None, *, arch="sm_90", model=None) -> np.ndarray:
+def mma_element(instr, a, b, c=None, *, arch="sm_90", model=None, meta=None) -> np.ndarray:
     """Single output elements d = c + Σ_k a_k·b_k of an instruction: a and b (..., K) (a row
     of A, a column of B), c (...) or None (zeros). Returns d (...) of D's dtype. This is the
-    level of corpus cases (tcnum.read_corpus)."""
+    level of corpus cases (tcnum.read_corpus).
+
+    Sparse instructions (mma.sp::ordered_metadata, wgmma.mma_async.sp): a is the dense row
+    (..., K) with its 2:4 pattern (tf32: 1:2) checked — each group of 4 keeps its non-zero
+    elements, then its lowest-placed zeros, so B's dropped rows are never read (ValueError naming
+    the element and group that hold too many non-zeros); or, with meta (..., K/4; tf32 K/2) of
+    the PTX metadata values (0x4, 0x8, 0x9, 0xc, 0xd, 0xe; tf32 0x4, 0xe), a is the stored row
+    (..., K/2) as a corpus line holds it (read_corpus's CorpusCases.meta)."""
     compiled, _ = _model_sm(arch, model)
     ins = instruction(instr, compiled.sm)
+    if ins.sparse:
+        return _sparse_element(compiled, ins, a, b, c, meta)
+    if meta is not None:
+        raise ValueError(f"{ins.name} is dense: meta= is for sparse instructions (mma.sp, wgmma.mma_async.sp)")
     a_bits, _ = as_bits(a, "a", ins.a)
     b_bits, _ = as_bits(b, "b", ins.b)
     batch = a_bits.shape[:-1]
@@ -330,6 +366,30 @@ def mma_element(instr, a, b, c=None, *, arch="sm_90", model=None) -> np.ndarray:
         raise ValueError(f"{ins.name} elements take a and b (..., {ins.k}) and c (...) of one batch shape; "
                          f"got a {a_bits.shape}, b {b_bits.shape}, c {c_bits.shape}")
     d_bits = _tcnum.mma_elements(compiled, ins.name, a_bits, b_bits, c_bits)
+    return _values(d_bits.reshape(batch), ins.d)
+
+
+def _sparse_element(compiled, ins, a, b, c, meta) -> np.ndarray:
+    a_bits, _ = as_bits(a, "a", ins.a)
+    b_bits, _ = as_bits(b, "b", ins.b)
+    batch = b_bits.shape[:-1]
+    c_bits = np.zeros(batch, dtype=FORMATS[ins.c][0]) if c is None else as_bits(c, "c", ins.c)[0]
+    groups = ins.k // (2 if ins.a == "tf32" else 4)
+    a_len = ins.k if meta is None else ins.k // 2
+    meta_bits = None
+    if meta is not None:
+        meta_bits = np.ascontiguousarray(np.asarray(meta))
+        if meta_bits.dtype.kind not in "ui" or meta_bits.shape != batch + (groups,) or \
+                (meta_bits.size and (meta_bits.min() < 0 or meta_bits.max() > 15)):
+            raise ValueError(f"{ins.name}: meta must be integers 0..15 of shape (..., {groups}) matching b "
+                             f"(..., {ins.k}); got {meta_bits.dtype} {meta_bits.shape}")
+        meta_bits = meta_bits.astype(np.uint8)
+    if (b_bits.ndim < 1 or b_bits.shape[-1] != ins.k or a_bits.shape != batch + (a_len,) or c_bits.shape != batch):
+        what = f"a (..., {ins.k}) dense" if meta is None else f"a (..., {ins.k // 2}) stored"
+        raise ValueError(f"{ins.name} elements take {what}, b (..., {ins.k}) and c (...) of one batch shape; "
+                         f"got a {a_bits.shape}, b {b_bits.shape}, c {c_bits.shape}")
+    d_bits = _tcnum.sparse_elements(compiled, ins.name, np.ascontiguousarray(a_bits), np.ascontiguousarray(b_bits),
+                                    np.ascontiguousarray(c_bits), meta_bits)
     return _values(d_bits.reshape(batch), ins.d)
 
 

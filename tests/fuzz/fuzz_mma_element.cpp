@@ -118,7 +118,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   tcnum::Model model;
   try {
     model = tcnum::model_from_json(tcnum::model_to_json(
-        tcnum::Model{"fuzz", 90, "", {tcnum::ModelRule{std::nullopt, std::nullopt, std::nullopt, wanted, "fuzz", false, {}}}}));
+        tcnum::Model{"fuzz", 90, "", {tcnum::ModelRule{std::nullopt, std::nullopt, std::nullopt, wanted, "fuzz", false, {}, std::nullopt}}}));
   } catch (const std::invalid_argument&) {
     return 0;
   }

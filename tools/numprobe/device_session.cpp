@@ -35,7 +35,13 @@ std::vector<tcnum::Instruction> device_instructions(const std::string& which, in
       continue;
     all.push_back(in);
   }
-  return select_instructions(which, sm, all);
+  const auto out = select_instructions(which, sm, all);
+  for (const auto& in : out)
+    if (in.sparse)  // record/check draw dense cases from the MPFR generators
+      throw std::invalid_argument("--instr " + in.name + ": sparse instructions are recorded and checked live by "
+                                  "tcnum_sparse_record (docs/probes.md, \"Sparse MMA\"), and fuzzed by numprobe fuzz "
+                                  "--instr sparse");
+  return out;
 }
 
 std::vector<std::string> select_distributions(const std::string& which) {

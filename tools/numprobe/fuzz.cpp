@@ -86,9 +86,10 @@ std::pair<int, int> parse_shard(const std::string& text) {
 }
 
 // What --instr selects (instr_option.hpp); "all" is every instruction of the arch the generators
-// draw for (no tcgen05, no m8n8k4), wgmma at --wgmma-n when given. Block-scaled kinds (their
-// scales drawn by tcnum/fuzz/scales.hpp) only where the backend runs them: `--backend emu`; no
-// GPU probe runs them yet.
+// draw for (no tcgen05, no m8n8k4, no integer forms), wgmma at --wgmma-n when given. Block-scaled
+// kinds (their scales drawn by tcnum/fuzz/scales.hpp) only where the backend runs them:
+// `--backend emu`; no GPU probe runs them yet. "sparse": the sparse forms (wgmma.mma_async.sp at
+// N = 8, 64, 256, the probes' kernels, unless --wgmma-n says otherwise).
 std::vector<tcnum::Instruction> pick_instructions(const std::string& which, int sm, const std::vector<int>& wgmma_n,
                                                   bool block_scaled_ok) {
   std::vector<tcnum::Instruction> all;
@@ -102,6 +103,11 @@ std::vector<tcnum::Instruction> pick_instructions(const std::string& which, int 
       continue;
     all.push_back(in);
   }
+  for (const auto& in : tcnum::sparse_instructions_for(sm))  // "sparse": wgmma.sp at --wgmma-n, else 8, 64, 256
+    if (in.family == tcnum::Family::mma ||
+        (wgmma_n.empty() ? in.n == 8 || in.n == 64 || in.n == 256
+                         : std::find(wgmma_n.begin(), wgmma_n.end(), in.n) != wgmma_n.end()))
+      all.push_back(in);
   auto out = select_instructions(which, sm, all);
   for (const auto& in : out)
     if (in.block_scaled() && !block_scaled_ok)

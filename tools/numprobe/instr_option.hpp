@@ -20,8 +20,9 @@ namespace numprobe {
 struct InstrItem {
   std::string text;                     // as given
   bool all = false;                     // "all"
-  std::optional<tcnum::Family> family;  // "mma", "wgmma", "tcgen05"
-  bool name() const { return !all && !family; }
+  std::optional<tcnum::Family> family;  // "mma", "wgmma", "tcgen05" (dense forms)
+  bool sparse = false;                  // "sparse": the sparse forms of the pool (mma.sp, wgmma.mma_async.sp)
+  bool name() const { return !all && !family && !sparse; }
 };
 
 // --instr on a command; `all_means` says what "all" selects there, `fallback` the default.

@@ -21,9 +21,11 @@ int run_list(const ListOptions& o) {
     return 0;
   }
   const tcnum::Model& model = tcnum::builtin_model(sm);
+  std::vector<tcnum::Instruction> all = tcnum::instructions_for(sm);  // the dense forms, then the sparse ones
+  for (const auto& in : tcnum::sparse_instructions_for(sm)) all.push_back(in);
   if (o.json) {
     nlohmann::json rows = nlohmann::json::array();
-    for (const auto& in : tcnum::instructions_for(sm)) {
+    for (const auto& in : all) {
       nlohmann::json row{{"instruction", in.name}};
       if (o.show_validation) row["validation"] = tcnum::validation_summary(model.validations_for(in));
       rows.push_back(row);
@@ -31,7 +33,7 @@ int run_list(const ListOptions& o) {
     std::cout << nlohmann::json{{"numprobe", version_json()}, {"arch", "sm_" + std::to_string(sm)}, {"instructions", rows}}.dump(2) << "\n";
     return 0;
   }
-  for (const auto& in : tcnum::instructions_for(sm)) {
+  for (const auto& in : all) {
     std::cout << in.name;
     if (o.show_validation) std::cout << "  " << tcnum::validation_summary(model.validations_for(in));
     std::cout << "\n";

@@ -14,6 +14,9 @@ struct Case {
   // Block-scaled instructions: the in.scales_per_row() scales of A's row and of B's column
   // (raw in.scale_type bits); empty otherwise.
   std::vector<std::uint32_t> scale_a, scale_b;
+  // Sparse instructions (Instruction::sparse): `a` holds the K/2 stored elements of A's row and
+  // `meta` its metadata, one 4-bit value per group (tcnum/core/sparse.hpp); empty otherwise.
+  std::vector<std::uint8_t> meta;
 };
 
 struct Observation : Case {

@@ -24,10 +24,13 @@ struct CorpusCase : Observation {
 std::optional<CorpusCase> parse_case_line(const std::string& line, std::string& why);
 // A block-scaled instruction's line also takes its scale vectors (two more fields, after D);
 // throws std::invalid_argument when their count is not in.scales_per_row() (0 without scaling).
+// A sparse instruction's line takes its in.a_elements() stored A elements and its metadata (one
+// more field, after D); invalid metadata throws (sparse.hpp).
 std::string format_case_line(const std::string& arch, const Instruction& in, const std::vector<std::uint32_t>& a,
                              const std::vector<std::uint32_t>& b, std::uint32_t c, std::uint32_t d,
                              const std::vector<std::uint32_t>& scale_a = {},
-                             const std::vector<std::uint32_t>& scale_b = {});
+                             const std::vector<std::uint32_t>& scale_b = {},
+                             const std::vector<std::uint8_t>& meta = {});
 std::string hex_field(Format f, std::uint32_t bits);
 
 // The longest line a corpus may hold (cases are under 1 KiB); a longer line, a NUL byte or a

@@ -46,6 +46,10 @@ struct Instruction {
   // compile_plan, mma_element and replay take integer_mma_element for them (docs/models.md §8.5).
   bool saturate = false;
   bool integer() const { return is_integer(a_type); }
+  // Sparse A (PTX mma.sp::ordered_metadata, wgmma.mma_async.sp): K is the logical K; A holds
+  // the K/2 elements its metadata selects (tcnum/core/sparse.hpp), B all K.
+  bool sparse = false;
+  int a_elements() const { return sparse ? k / 2 : k; }  // A elements per row as the instruction reads them
 };
 
 class UnknownInstruction : public std::invalid_argument {
@@ -62,8 +66,12 @@ void check_formats(const Instruction& in);
 int parse_arch(std::string_view arch);
 std::vector<int> known_archs();
 
-// Every instruction available on `sm` (e.g. 90).
+// Every dense instruction available on `sm` (e.g. 90): what `--instr all`, the feature tests,
+// fits and default_instruction take. The sparse forms are listed apart.
 std::vector<Instruction> instructions_for(int sm);
+// The sparse forms available on `sm` (mma.sp::ordered_metadata on sm_80+, fp8 on sm_89+;
+// wgmma.mma_async.sp on sm_90a). find_instruction and parse_instruction know both lists.
+std::vector<Instruction> sparse_instructions_for(int sm);
 
 // Parses and validates a name for an architecture; the error lists the valid names.
 Instruction find_instruction(std::string_view name, int sm);

@@ -81,6 +81,9 @@ struct ModelRule {
   std::string source;   // evidence: paper, corpus, probe
   bool validated = false;  // confirmed on hardware: some device corpus covers this rule
   std::vector<Validation> validations;  // which GPUs and instructions (empty unless validated)
+  // Sparse instructions only (true), dense only (false), or both (empty). A sparse rule's
+  // parameters describe the datapath over the K/2 selected products (tcnum/core/sparse.hpp).
+  std::optional<bool> sparse;
 };
 
 struct Model {

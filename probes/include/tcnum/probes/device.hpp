@@ -72,6 +72,22 @@ std::vector<std::uint32_t> run_cases(const Instruction& in, const std::vector<Ca
 void run_cases(const Instruction& in, std::size_t count, const std::uint32_t* a, const std::uint32_t* b,
                const std::uint32_t* c, std::uint32_t* d, const RunOptions& opt = {});
 
+// Sparse A (mma.sp::ordered_metadata; tcnum/core/sparse.hpp): cases with their stored A
+// (K/2), B (K) and metadata, packed one per diagonal element of 16×8 tiles. The first call per
+// instruction and device runs the sparse layout self-check, which picks the metadata register
+// layout under which small-integer tiles with random metadata come out exact (DeviceError when
+// none does). run_cases hands sparse instructions here.
+std::vector<std::uint32_t> run_sparse_cases(const Instruction& in, const std::vector<Case>& cases,
+                                            const RunOptions& opt = {});
+// Whole sparse tiles as fuzz campaigns hold them (tcnum/fuzz/sparse_tiles.hpp): a tiles × M×K
+// logical rows of A (+0 where dropped; each row's canonical metadata derived from its zeros),
+// b tiles × N×K ([n][k]), c and d tiles × M×N. run_tiles hands sparse instructions here.
+void run_sparse_logical_tiles(const Instruction& in, std::size_t tiles, const std::uint32_t* a, const std::uint32_t* b,
+                              const std::uint32_t* c, std::uint32_t* d, const RunOptions& opt = {});
+// The metadata layout the self-check chose for `in` (running it if needed); `report`, when
+// given, receives the verdict of each layout tried.
+std::string sparse_layout(const Instruction& in, const RunOptions& opt = {}, std::string* report = nullptr);
+
 // The layout self-check: small integers whose products and sums are exact must give the
 // exact integer results in every output element. Returns "" when it passes, else a report.
 std::string self_check(const Instruction& in, const RunOptions& opt = {});

@@ -1,0 +1,234 @@
+// Sparse A (mma.sp::ordered_metadata, wgmma.mma_async.sp): catalog, metadata, the laws of the
+// datapath over the selected products, corpus lines (tcnum/core/sparse.hpp, docs/corpus-format.md).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <random>
+
+#include "tcnum/core/black_box.hpp"
+#include "tcnum/core/corpus.hpp"
+#include "tcnum/core/dot.hpp"
+#include "tcnum/core/plan.hpp"
+#include "tcnum/core/sparse.hpp"
+#include "tcnum/fuzz/generators.hpp"
+
+namespace tcnum {
+namespace {
+
+std::vector<std::uint8_t> random_meta(const Instruction& in, std::mt19937& rng) {
+  const std::uint8_t v16[] = {0x4, 0x8, 0x9, 0xc, 0xd, 0xe}, v32[] = {0x4, 0xe};
+  std::vector<std::uint8_t> m(static_cast<std::size_t>(sparse_meta_count(in)));
+  for (auto& v : m) v = sparse_group(in) == 2 ? v32[rng() % 2] : v16[rng() % 6];
+  return m;
+}
+
+TEST(SparseCatalog, NamesAsPtxSpellsThemOnTheirArchitectures) {
+  const Instruction mma = find_instruction("mma.sp::ordered_metadata.m16n8k32.f32.bf16.bf16.f32", 80);
+  EXPECT_TRUE(mma.sparse);
+  EXPECT_EQ(mma.k, 32);
+  EXPECT_EQ(mma.a_elements(), 16);
+  const Instruction wg = find_instruction("wgmma.mma_async.sp.m64n128k32.f32.bf16.bf16", 90);
+  EXPECT_TRUE(wg.sparse);
+  EXPECT_EQ(wg.family, Family::wgmma);
+  EXPECT_EQ(find_instruction("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e4m3.e5m2.f32", 89).k, 64);
+  EXPECT_THROW(find_instruction("mma.sp::ordered_metadata.m16n8k64.f32.e4m3.e4m3.f32", 80), UnknownInstruction);
+  EXPECT_THROW(find_instruction("wgmma.mma_async.sp.m64n64k32.f32.f16.f16", 80), UnknownInstruction);
+  // fp8 mma.sp has f32 accumulators only (ptxas 13.0)
+  EXPECT_THROW(find_instruction("mma.sp::ordered_metadata.m16n8k64.f16.e4m3.e4m3.f16", 90), UnknownInstruction);
+  for (const Instruction& in : instructions_for(90)) EXPECT_FALSE(in.sparse) << in.name;
+  std::size_t mma_sp = 0, wg_sp = 0;
+  for (const Instruction& in : sparse_instructions_for(90)) (in.family == Family::mma ? mma_sp : wg_sp)++;
+  EXPECT_EQ(mma_sp, 12u);
+  EXPECT_EQ(wg_sp, 32u * 12u);
+  EXPECT_EQ(sparse_instructions_for(80).size(), 8u);
+}
+
+TEST(SparseMetadata, ValidPatternsAndPositions) {
+  const Instruction in = find_instruction("mma.sp::ordered_metadata.m16n8k16.f32.f16.f16.f32", 90);
+  for (std::uint32_t v = 0; v < 16; ++v)
+    EXPECT_EQ(valid_sparse_meta(in, v), v == 0x4 || v == 0x8 || v == 0x9 || v == 0xc || v == 0xd || v == 0xe) << v;
+  const std::vector<std::uint8_t> meta = {0x4, 0xe, 0x9, 0xc};
+  EXPECT_EQ(selected_positions(in, meta), (std::vector<int>{0, 1, 6, 7, 9, 10, 12, 15}));
+  const Instruction tf = find_instruction("mma.sp::ordered_metadata.m16n8k8.f32.tf32.tf32.f32", 90);
+  EXPECT_EQ(selected_positions(tf, std::vector<std::uint8_t>{0x4, 0xe, 0xe, 0x4}), (std::vector<int>{0, 3, 5, 6}));
+  EXPECT_FALSE(valid_sparse_meta(tf, 0x8));
+}
+
+TEST(SparseMetadata, InvalidPatternsAreRejectedWithTheGroup) {
+  const Instruction in = find_instruction("mma.sp::ordered_metadata.m16n8k16.f32.f16.f16.f32", 90);
+  try {
+    (void)selected_positions(in, std::vector<std::uint8_t>{0x4, 0x4, 0x5, 0x4});  // 0x5: indices 1, 1
+    FAIL() << "accepted an invalid pattern";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("metadata value 5 (group 2) is not a valid 2:4 pattern"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(selected_positions(in, std::vector<std::uint8_t>{0x4, 0x4, 0x4}), std::invalid_argument);  // count
+  EXPECT_THROW(selected_positions(in, std::vector<std::uint8_t>{0x4, 0x4, 0x6, 0x4}), std::invalid_argument);  // 2 > 1
+}
+
+TEST(SparseMetadata, CompressKeepsNonZerosAndChecksThePattern) {
+  const Instruction in = find_instruction("mma.sp::ordered_metadata.m16n8k16.f32.f16.f16.f32", 90);
+  std::vector<std::uint32_t> a(16, 0);
+  a[1] = 0x3c00, a[3] = 0x4000, a[4] = 0x8000 /* -0 */, a[9] = 0x3c00;
+  const CompressedRow row = compress_sparse_a(in, a);
+  EXPECT_EQ(row.meta, (std::vector<std::uint8_t>{0xd, 0x4, 0x4, 0x4}));  // (1,3) (0,1) (1 and the lowest zero: 0,1) (0,1)
+  EXPECT_EQ(expand_sparse_a(in, row.a, row.meta), std::vector<std::uint32_t>(
+                                                      {0, 0x3c00, 0, 0x4000, 0x8000, 0, 0, 0, 0, 0x3c00, 0, 0, 0, 0, 0, 0}));
+  a[2] = 0x3c00;  // three non-zeros in group 0
+  try {
+    (void)compress_sparse_a(in, a);
+    FAIL() << "accepted a row that is not 2:4 sparse";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("group 0 (k = 0..3) has more than 2 non-zero elements"), std::string::npos)
+        << e.what();
+  }
+}
+
+// The law: a sparse instruction under a rule equals the dense datapath of that rule over its
+// K/2 selected products; with the dropped rows of B finite and the block counted in products it
+// also equals the dense instruction of logical K on the expanded A with blocks of twice as many
+// logical elements (every 2:4 group holds two products). Random cases of every distribution.
+TEST(SparseLaws, SelectedProductsEqualTheDenseFormOnTheExpandedA) {
+  std::mt19937 rng(7);
+  for (int sm : {80, 89, 90}) {
+    for (const Instruction& in : sparse_instructions_for(sm)) {
+      if (in.family == Family::wgmma && in.n != 64) continue;
+      const DatapathParams p = builtin_model(sm).params_for(in);
+      const Instruction sel = selected_form(in);
+      const std::size_t h = static_cast<std::size_t>(sel.k), count = 200;
+      for (const std::string dist : {"normal", "spread", "cancel", "subnorm"}) {
+        std::vector<std::uint32_t> a(count * h), b(count * h), c(count);
+        fuzz::generate(sel, p, dist, 11, count, a.data(), b.data(), c.data());
+        for (std::size_t t = 0; t < count; ++t) {
+          const std::span<const std::uint32_t> as(a.data() + t * h, h), bs(b.data() + t * h, h);
+          const std::vector<std::uint8_t> meta = random_meta(in, rng);
+          std::vector<std::uint32_t> bl(static_cast<std::size_t>(in.k), encode(in.b_type, 1.0));
+          const std::vector<int> pos = selected_positions(in, meta);
+          for (std::size_t s = 0; s < h; ++s) bl[static_cast<std::size_t>(pos[s])] = bs[s];
+          const std::uint32_t want = mma_element(p, sel, as, bs, c[t]);
+          ASSERT_EQ(sparse_element(p, in, as, bl, c[t], meta), want) << in.name << " " << dist << " case " << t;
+          if (p.k_passes != 1 || p.block_size <= 0) continue;
+          Instruction dense = in;
+          dense.sparse = false;
+          DatapathParams logical = p;
+          logical.block_size = 2 * p.block_size;  // the same products per block, counted in logical K
+          ASSERT_EQ(mma_element(logical, dense, expand_sparse_a(in, {as.begin(), as.end()}, meta), bl, c[t]), want)
+              << in.name << " " << dist << " case " << t;
+        }
+      }
+    }
+  }
+}
+
+TEST(SparseLaws, BoxAndSingleCaseAgree) {
+  const Instruction in = find_instruction("mma.sp::ordered_metadata.m16n8k32.f32.bf16.bf16.f32", 90);
+  std::mt19937 rng(3);
+  std::vector<Case> cases(50);
+  for (auto& g : cases) {
+    g.meta = random_meta(in, rng);
+    for (int k = 0; k < 16; ++k) g.a.push_back(encode(Format::bf16, std::ldexp(1.0 + (rng() % 8) / 8.0, -(int)(rng() % 20))));
+    for (int k = 0; k < 32; ++k) g.b.push_back(encode(Format::bf16, (rng() % 2 ? -1.0 : 1.0) * (1.0 + (rng() % 16) / 16.0)));
+    g.c = encode(Format::fp32, 1.0);
+  }
+  const Model& m = builtin_model(90);
+  const std::vector<std::uint32_t> d = emulator_box(m).cases(in, cases);
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    EXPECT_EQ(d[i], emulate_case(m.params_for(in), in, cases[i])) << i;
+  cases[3].meta[2] = 0x3;
+  EXPECT_THROW(emulator_box(m).cases(in, cases), std::invalid_argument);
+}
+
+TEST(SparseCorpus, LinesRoundTripAndReplay) {
+  const Instruction in = find_instruction("mma.sp::ordered_metadata.m16n8k16.f32.f16.f16.f32", 90);
+  std::vector<std::uint32_t> a(8, 0x3c00), b(16, 0x3c00);
+  const std::vector<std::uint8_t> meta = {0x4, 0xe, 0x9, 0xd};
+  b[2] = 0x7c00;  // +Inf in a dropped row (group 0 keeps k = 0, 1)
+  const std::uint32_t d = sparse_element(builtin_model(90).params_for(in), in, a, b, 0, meta);
+  EXPECT_EQ(d, encode(Format::fp32, 8.0));
+  const std::string line = format_case_line("sm_90", in, a, b, 0, d, {}, {}, std::vector<std::uint8_t>(meta));
+  EXPECT_EQ(line.substr(line.size() - 5), " 4e9d");
+  std::string why;
+  const auto k = parse_case_line(line, why);
+  ASSERT_TRUE(k) << why;
+  EXPECT_EQ(k->a, a);
+  EXPECT_EQ(k->b, b);
+  EXPECT_EQ(k->meta, meta);
+  EXPECT_THROW(format_case_line("sm_90", in, a, b, 0, d, {}, {}, {0x4, 0x4, 0x4, 0x7}), std::invalid_argument);
+  EXPECT_THROW(format_case_line("sm_90", in, b, b, 0, d, {}, {}, std::vector<std::uint8_t>(meta)), std::invalid_argument);
+}
+
+TEST(SparseCorpus, MalformedMetadataIsAMalformedLine) {
+  const std::string head = "sm_90 mma.sp::ordered_metadata.m16n8k16.f32.f16.f16.f32 " + std::string(32, '0') + " " +
+                           std::string(64, '0') + " 00000000 00000000";
+  std::string why;
+  EXPECT_TRUE(parse_case_line(head + " 4e9d", why)) << why;
+  EXPECT_FALSE(parse_case_line(head + " 4e5d", why));
+  EXPECT_NE(why.find("META: metadata value 5 (group 2) is not a valid 2:4 pattern"), std::string::npos) << why;
+  EXPECT_FALSE(parse_case_line(head + " 4e9", why));
+  EXPECT_NE(why.find("META: expected 4 hex digits"), std::string::npos) << why;
+  EXPECT_FALSE(parse_case_line(head + " 4E9d", why));
+  EXPECT_NE(why.find("not a lowercase hex digit"), std::string::npos) << why;
+  EXPECT_FALSE(parse_case_line(head, why));  // 6 fields
+  EXPECT_NE(why.find("sparse instruction: expected 7 fields"), std::string::npos) << why;
+  EXPECT_FALSE(parse_case_line("sm_90 mma.m16n8k16.f32.f16.f16.f32 " + std::string(64, '0') + " " + std::string(64, '0') +
+                                   " 00000000 00000000 4e9d",
+                               why));  // a dense line with metadata
+  EXPECT_NE(why.find("expected 6 fields"), std::string::npos) << why;
+}
+
+TEST(SparseModel, RulesMatchBySparsityAndRoundTripJson) {
+  Model m = builtin_model(90);
+  const Instruction in = find_instruction("mma.sp::ordered_metadata.m16n8k32.f32.bf16.bf16.f32", 90);
+  ModelRule r{Family::mma, InputClass::bf16, std::nullopt, m.params_for(in), "test", false, {}, true};
+  r.params.block_size = 4;
+  m.rules.insert(m.rules.begin(), r);
+  EXPECT_EQ(m.params_for(in).block_size, 4);
+  EXPECT_EQ(m.params_for(find_instruction("mma.m16n8k16.f32.bf16.bf16.f32", 90)).block_size, 16);
+  const Model back = model_from_json(model_to_json(m));
+  EXPECT_EQ(back.rules.front().sparse, std::optional<bool>(true));
+  EXPECT_EQ(back.params_for(in).block_size, 4);
+  EXPECT_THROW(compile_plan(m.params_for(in), in), std::invalid_argument);  // no plan of its own
+}
+
+}  // namespace
+}  // namespace tcnum
+
+namespace tcnum {
+namespace {
+
+// The designed inputs recorded on the H100 (corpora/h100-sparse/designed/designed.tcc.gz, probes/
+// sparse_designed.cpp): one large product at stored position p, small ones at the others. The
+// built-in rule (one dense datapath over the K/2 selected products) reproduces every case; blocks
+// counted in logical K (half as many products) fail wherever the small products precede the large
+// one in a block of their own; B's dropped rows (+Inf, NaN) are never read; a stored zero facing
+// +Inf gives NaN.
+TEST(SparseEvidence, DesignedInputsRefuteBlocksInLogicalK) {
+  CorpusReader reader(std::string(TCNUM_SOURCE_DIR) + "/corpora/h100-sparse/designed/designed.tcc.gz");
+  CorpusCase k;
+  std::string why;
+  std::map<std::string, int> halved_wrong, seen;
+  std::size_t cases = 0;
+  while (reader.next(k, why) == CorpusReader::Status::case_read) {
+    const Instruction& in = k.instruction;
+    const DatapathParams p = builtin_model(90).params_for(in);
+    DatapathParams halved = p;
+    halved.block_size = p.block_size / 2;
+    EXPECT_EQ(emulate_case(p, in, k), k.d) << in.name << " case " << seen[in.name];
+    halved_wrong[in.name] += emulate_case(halved, in, k) != k.d;
+    const int h = in.a_elements(), i = seen[in.name]++;
+    if (i == h || i == h + 1) EXPECT_TRUE(std::isfinite(to_double(in.d_type, k.d))) << in.name << ": a dropped row was read";
+    if (i == h + 2) EXPECT_TRUE(std::isnan(to_double(in.d_type, k.d))) << in.name << ": 0 · Inf was not NaN";
+    ++cases;
+  }
+  EXPECT_EQ(cases, 785u);
+  for (const auto& [name, wrong] : halved_wrong) {
+    const Instruction in = find_instruction(name, 90);
+    if (in.a_elements() > builtin_model(90).params_for(in).block_size / 2 && in.a_type != Format::tf32)
+      EXPECT_EQ(wrong, in.a_elements() / 2) << name;  // the large product in the second half
+  }
+}
+
+}  // namespace
+}  // namespace tcnum
