@@ -94,6 +94,8 @@ void add_integer_mma(std::vector<Instruction>& all) {
           if (sat) in.name.insert(in.name.find('.', 4), ".satfinite");
           all.push_back(in);
         }
+}
+
 // The sparse forms as PTX spells them: mma.sp::ordered_metadata.m16n8k32.f32.bf16.bf16.f32,
 // wgmma.mma_async.sp.m64n128k32.f32.bf16.bf16. K is the logical K (A holds K/2 per row).
 Instruction make_sparse(Family fam, int m, int n, int k, Format d, Format a, Format b, int min_sm, int max_sm = 1000) {
