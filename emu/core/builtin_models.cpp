@@ -5,6 +5,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "builtin_models_amd.hpp"
+#include "instruction_amd.hpp"
 #include "tcnum/core/model.hpp"
 
 namespace tcnum {
@@ -264,9 +266,12 @@ const Model& builtin_model(int sm) {
       {90, hopper()},
       {100, blackwell()},
       {120, rtx_blackwell()},
+      {detail::kGfx908, detail::cdna_model(detail::kGfx908)},
+      {detail::kGfx90a, detail::cdna_model(detail::kGfx90a)},
+      {detail::kGfx942, detail::cdna_model(detail::kGfx942)},
   };
   auto it = models.find(sm);
-  if (it == models.end()) throw std::invalid_argument("no built-in model for sm_" + std::to_string(sm));
+  if (it == models.end()) throw std::invalid_argument("no built-in model for " + arch_name(sm));
   return it->second;
 }
 
@@ -279,6 +284,7 @@ InputClass input_class(const Instruction& in) {
     case Format::e4m3:
     case Format::e5m2: return InputClass::fp8;
     case Format::fp16: return InputClass::f16;
+    case Format::fp32: return InputClass::f32;
     default: throw std::invalid_argument(in.name + ": no input class for " + std::string(name_of(in.a_type)));
   }
 }
