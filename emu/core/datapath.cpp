@@ -30,7 +30,17 @@ struct Term {
 struct Specials {
   bool nan = false, pos_inf = false, neg_inf = false;
   bool all_zeros_negative = true;  // sign of an all-zero sum, IEEE style
+  // Products beyond block_format's range (products_overflow_to_inf): Infs that count only
+  // where no operand's Inf does (resolved()).
+  bool overflow_pos = false, overflow_neg = false;
   void add_inf(bool negative) { (negative ? neg_inf : pos_inf) = true; }
+  // The specials a block ends with: an Inf among the operands and the addend decides before
+  // the overflowed products (MMA-Sim tests the exact sum for Inf/NaN first).
+  Specials resolved() const {
+    Specials r = *this;
+    if (!pos_inf && !neg_inf) r.pos_inf = overflow_pos, r.neg_inf = overflow_neg;
+    return r;
+  }
 };
 
 // A subnormal of f as zero (its sign kept) where the model flushes subnormal inputs.
@@ -89,7 +99,7 @@ void add_model_product(const Decoded& a, Format fa, const Decoded& b, Format fb,
   if (!p.products_overflow_to_inf || terms.size() == before) return;
   const Term& t = terms.back();
   if (t.lsb + detail::bit_length_u128(t.sig) - 1 > spec(p.block_format).emax()) {
-    sp.add_inf(t.negative);
+    (t.negative ? sp.overflow_neg : sp.overflow_pos) = true;
     terms.pop_back();
   }
 }
@@ -244,8 +254,9 @@ BlockOut round_block_sum(detail::Magnitude m, const DatapathParams& p, Format f,
 }
 
 // One block: its terms and specials -> rounded into `f` (or NaN).
-BlockOut finish_block(const std::vector<Term>& terms, const Specials& sp, const DatapathParams& p, Format f,
+BlockOut finish_block(const std::vector<Term>& terms, const Specials& block_sp, const DatapathParams& p, Format f,
                       Rounding mode) {
+  const Specials sp = block_sp.resolved();
   if (sp.nan || (sp.pos_inf && sp.neg_inf)) return {true, 0};
   if (sp.pos_inf || sp.neg_inf) return {false, infinity_bits(f, sp.neg_inf)};
   if (terms.empty()) return {false, zero_bits(f, sp.all_zeros_negative && p.negative_zero_results)};
@@ -280,7 +291,8 @@ std::optional<ProductSum> split_product_sum(std::span<const std::vector<Term>> p
 // One block with addend == after_products: the product sum and the addend (one term or none),
 // each rounded down below their larger exponent E, added exactly, rounded into f.
 BlockOut finish_block_after_products(std::span<const std::vector<Term>> parts, const std::vector<Term>& addend,
-                                     const Specials& sp, const DatapathParams& p, Format f, Rounding mode) {
+                                     const Specials& block_sp, const DatapathParams& p, Format f, Rounding mode) {
+  const Specials sp = block_sp.resolved();
   if (sp.nan || (sp.pos_inf && sp.neg_inf)) return {true, 0};
   if (sp.pos_inf || sp.neg_inf) return {false, infinity_bits(f, sp.neg_inf)};
   const std::optional<ProductSum> products = split_product_sum(parts, p.frac_bits);
