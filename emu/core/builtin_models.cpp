@@ -282,7 +282,9 @@ InputClass input_class(const Instruction& in) {
     case Format::bf16: return InputClass::bf16;
     case Format::tf32: return InputClass::tf32;
     case Format::e4m3:
-    case Format::e5m2: return InputClass::fp8;
+    case Format::e5m2:
+    case Format::e4m3fnuz:
+    case Format::e5m2fnuz: return InputClass::fp8;
     case Format::fp16: return InputClass::f16;
     case Format::fp32: return InputClass::f32;
     default: throw std::invalid_argument(in.name + ": no input class for " + std::string(name_of(in.a_type)));

@@ -60,7 +60,8 @@ Model cdna3() {
   Model m{"gfx942", kGfx942,
           "AMD CDNA3 (MI300, literature-only): f32 an FMA chain; xf32/f16/bf16 fused groups of 4/8 products "
           "(24 kept bits), the group sum rounded down to 31 bits and C to 24 bits below the larger exponent, "
-          "RNE into f32 per group",
+          "RNE into f32 per group; fp8/bf8 (FNUZ) groups of 16 split into even and odd halves, C dropped more "
+          "than 25 binades below the products",
           {}};
   add_f32_rule(m);
   m.rules.push_back(literature_rule(InputClass::tf32, cdna3_group(4),
@@ -70,6 +71,15 @@ Model cdna3() {
     m.rules.push_back(literature_rule(c, cdna3_group(8),
                                       std::string(kSim) + ": CDNA3 f16/bf16 group min(8, K), fused_dot_rd_add), "
                                                           "literature-only"));
+  // fp8/bf8 (FNUZ): groups of 16 split into the even and the odd products, each half's sum
+  // rounded down to 24 bits below the larger half's exponent; C dropped when more than 25
+  // binades below the products' exponent (is_fp8 in amd_fused_dot_rd_add).
+  DatapathParams fp8 = cdna3_group(16);
+  fp8.product_split = 2;
+  fp8.addend_drop_binades = 25;
+  m.rules.push_back(literature_rule(InputClass::fp8, fp8,
+                                    std::string(kSim) + ": fp8/bf8 group 16, is_fp8: even/odd halves, C dropped "
+                                                        "below max_e - 25), literature-only"));
   return m;
 }
 

@@ -5,9 +5,10 @@
 // names. Each output element is one dot product of K: the "_Nb" (N blocks) forms compute N
 // independent M x N blocks and change no output bit, so M and N here are one block's.
 // Left out: f64 (no f64 format in tcnum), integer (i8) MFMAs, CDNA1/2 f16/bf16 (docs/models.md
-// §9: no datapath model that could be checked), fp8 (gfx942's FNUZ formats are not in tcnum).
+// §9: no datapath model that could be checked).
 #include "instruction_amd.hpp"
 
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -15,13 +16,15 @@ namespace tcnum::detail {
 namespace {
 
 // One MFMA: D (and C) in f32; `name` is the ISA's, without the v_mfma_ prefix.
-Instruction mfma(const std::string& name, int m, int n, int k, Format ab, int min_arch, int max_arch) {
+Instruction mfma(const std::string& name, int m, int n, int k, Format ab, int min_arch, int max_arch,
+                 std::optional<Format> b_only = std::nullopt) {
   Instruction in;
   in.name = "v_mfma_" + name;
   in.family = Family::mfma;
   in.m = m, in.n = n, in.k = k;
   in.d_type = in.c_type = Format::fp32;
   in.a_type = in.b_type = ab;
+  if (b_only) in.b_type = *b_only;
   in.min_sm = min_arch, in.max_sm = max_arch;
   return in;
 }
@@ -60,6 +63,12 @@ void add_amd_mfma(std::vector<Instruction>& all) {
   for (const auto& [type, f] : {std::pair{"f16", F::fp16}, std::pair{"bf16", F::bf16}})
     for (const Shape& s : cdna3_16bit)
       all.push_back(mfma("f32_" + shape_text(s, true) + type, s.m, s.n, s.k, f, kGfx942, kGfx942));
+  // fp8 (E4M3 FNUZ) and bf8 (E5M2 FNUZ), every A x B pair: v_mfma_f32_<shape>_<a>_<b>.
+  const std::pair<const char*, Format> fp8s[] = {{"bf8", F::e5m2fnuz}, {"fp8", F::e4m3fnuz}};
+  for (const Shape& s : {Shape{16, 16, 32, 1}, Shape{32, 32, 16, 1}})
+    for (const auto& [a_name, a] : fp8s)
+      for (const auto& [b_name, b] : fp8s)
+        all.push_back(mfma("f32_" + shape_text(s, true) + a_name + "_" + b_name, s.m, s.n, s.k, a, kGfx942, kGfx942, b));
 }
 
 }  // namespace tcnum::detail

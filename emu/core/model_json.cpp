@@ -73,7 +73,7 @@ Rounding parse_rounding(const json& j, const std::string& where) {
 Format parse_fmt(const json& j, const std::string& where) {
   const auto& s = string_at(j, where);
   if (auto f = parse_format(s)) return *f;
-  bad(where, "unknown format \"" + s + "\" (f32, f16, bf16, tf32, e4m3, e5m2, e2m1, e2m3, e3m2, ue8m0, ue4m3)");
+  bad(where, "unknown format \"" + s + "\" (f32, f16, bf16, tf32, e4m3, e5m2, e2m1, e2m3, e3m2, ue8m0, ue4m3, e4m3fnuz, e5m2fnuz)");
 }
 
 DatapathParams parse_params(const json& r, const std::string& where) {

@@ -26,12 +26,16 @@ FORMATS = {
     "e3m2": (np.dtype(np.uint8), np.dtype(ml_dtypes.float6_e3m2fn)),
     "ue8m0": (np.dtype(np.uint8), np.dtype(ml_dtypes.float8_e8m0fnu)),
     "ue4m3": (np.dtype(np.uint8), np.dtype(ml_dtypes.float8_e4m3fn)),
+    # AMD CDNA3's fp8/bf8: FNUZ (no Inf, no -0, NaN = 0x80)
+    "e4m3fnuz": (np.dtype(np.uint8), np.dtype(ml_dtypes.float8_e4m3fnuz)),
+    "e5m2fnuz": (np.dtype(np.uint8), np.dtype(ml_dtypes.float8_e5m2fnuz)),
 }
 
 _ALIASES = {
     "fp32": "f32", "float32": "f32", "fp16": "f16", "float16": "f16", "half": "f16",
     "bfloat16": "bf16", "float8_e4m3fn": "e4m3", "float8_e5m2": "e5m2",
     "float4_e2m1fn": "e2m1", "float6_e2m3fn": "e2m3", "float6_e3m2fn": "e3m2", "float8_e8m0fnu": "ue8m0",
+    "float8_e4m3fnuz": "e4m3fnuz", "float8_e5m2fnuz": "e5m2fnuz",
 }
 
 # value dtype -> formats it can hold (float32 holds f32 and tf32)
@@ -45,6 +49,8 @@ _DTYPE_FORMATS = {
     np.dtype(ml_dtypes.float6_e2m3fn): ("e2m3",),
     np.dtype(ml_dtypes.float6_e3m2fn): ("e3m2",),
     np.dtype(ml_dtypes.float8_e8m0fnu): ("ue8m0",),
+    np.dtype(ml_dtypes.float8_e4m3fnuz): ("e4m3fnuz",),
+    np.dtype(ml_dtypes.float8_e5m2fnuz): ("e5m2fnuz",),
 }
 _RAW = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.uint32))
 
@@ -57,6 +63,7 @@ _DLPACK_DTYPES = {
 
 VALID_DTYPES = ("ml_dtypes.bfloat16, numpy.float16, ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2, "
                 "ml_dtypes.float4_e2m1fn, ml_dtypes.float6_e2m3fn, ml_dtypes.float6_e3m2fn, ml_dtypes.float8_e8m0fnu, "
+                "ml_dtypes.float8_e4m3fnuz, ml_dtypes.float8_e5m2fnuz (AMD), "
                 "numpy.float32 (f32, or tf32 with its low 13 bits ignored), or raw uint8/uint16/uint32 bits "
                 "with a format")
 

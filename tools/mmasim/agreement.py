@@ -23,7 +23,6 @@ import subprocess
 import sys
 
 ARCH_TO_CDNA = {"gfx908": "CDNA1", "gfx90a": "CDNA2", "gfx942": "CDNA3"}
-WIDTH = {8: "f32", 4: "16bit"}
 
 
 def load_mmasim(path):
@@ -40,6 +39,8 @@ def operand_tensor(torch, hex_field, k, dtype):
     if digits == 8:  # f32 or xf32: the whole register
         raw = torch.tensor([v - (1 << 32) if v >= 1 << 31 else v for v in values], dtype=torch.int32)
         return raw.view(torch.float32)
+    if digits == 2:  # fp8/bf8 (FNUZ)
+        return torch.tensor(values, dtype=torch.uint8).view(dtype)
     raw = torch.tensor([v - (1 << 16) if v >= 1 << 15 else v for v in values], dtype=torch.int16)
     return raw.view(dtype)
 
@@ -77,12 +78,14 @@ def main():
     ap.add_argument("--cases", type=int, default=300, help="cases per instruction x distribution")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--instructions", nargs="*", default=[])
+    ap.add_argument("--model", help="model JSON for tcnum's side instead of the built-in one (ablations)")
     ap.add_argument("--json", help="write the counts here")
     ap.add_argument("--show", type=int, default=0, help="disagreeing cases to print per instruction")
     args = ap.parse_args()
     mfma = load_mmasim(args.mmasim)
     import torch
-    out = subprocess.run([args.amd_cases, args.arch, str(args.cases), str(args.seed)] + args.instructions,
+    model = [f"--model={args.model}"] if args.model else []
+    out = subprocess.run([args.amd_cases, args.arch, str(args.cases), str(args.seed)] + model + args.instructions,
                          check=True, capture_output=True, text=True).stdout
     counts = collections.defaultdict(lambda: [0, 0])  # (instruction, dist) -> [agree, total]
     shown = collections.Counter()

@@ -1,6 +1,9 @@
 // amd_cases: tcnum's fuzz-generated cases for AMD MFMA instructions, as corpus lines whose D
 // is tcnum's built-in model's result, for tools/mmasim/agreement.py to replay on MMA-Sim.
-//   amd_cases <arch> <cases per instruction x distribution> <seed> [instruction ...]
+//   amd_cases <arch> <cases per instruction x distribution> <seed> [--model=FILE] [instruction ...]
+//   amd_cases <arch> --print-model      (the built-in model's JSON)
+// --model: a model JSON to compute D with instead of the built-in one (ablations: what each
+// parameter of the built-in model accounts for).
 // Each distribution's block starts with a comment line "# dist <name>".
 #include <cstdint>
 #include <cstdlib>
@@ -38,8 +41,12 @@ void write_cases(const tcnum::Model& model, const tcnum::Instruction& in, int ar
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 3 && std::string(argv[2]) == "--print-model") {  // the built-in model, to edit for an ablation
+    std::cout << tcnum::model_to_json(tcnum::builtin_model(tcnum::parse_arch(argv[1])));
+    return 0;
+  }
   if (argc < 4) {
-    std::cerr << "usage: amd_cases <arch: gfx908|gfx90a|gfx942> <cases> <seed> [instruction ...]\n";
+    std::cerr << "usage: amd_cases <arch: gfx908|gfx90a|gfx942> <cases> <seed> [--model=FILE] [instruction ...]\n";
     return 2;
   }
   try {
@@ -47,9 +54,14 @@ int main(int argc, char** argv) {
     if (!tcnum::is_amd_arch(arch)) throw std::invalid_argument(std::string(argv[1]) + " is not an AMD gfx target");
     const std::size_t count = std::stoul(argv[2]);
     const std::uint64_t seed = std::stoull(argv[3]);
-    const tcnum::Model& model = tcnum::builtin_model(arch);
+    int first = 4;
+    tcnum::Model model = tcnum::builtin_model(arch);
+    if (argc > 4 && std::string(argv[4]).rfind("--model=", 0) == 0) {
+      model = tcnum::load_model_file(std::string(argv[4]).substr(8));
+      first = 5;
+    }
     std::vector<tcnum::Instruction> wanted;
-    for (int i = 4; i < argc; ++i) wanted.push_back(tcnum::find_instruction(argv[i], arch));
+    for (int i = first; i < argc; ++i) wanted.push_back(tcnum::find_instruction(argv[i], arch));
     if (wanted.empty()) wanted = tcnum::instructions_for(arch);
     for (const tcnum::Instruction& in : wanted) write_cases(model, in, arch, count, seed);
   } catch (const std::exception& e) {

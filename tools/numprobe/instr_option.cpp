@@ -6,7 +6,8 @@ namespace numprobe {
 
 namespace {
 
-const char* const kGrammar = "give all, mma, wgmma, tcgen05 or instruction names (numprobe list --arch sm_XX), comma-separated";
+const char* const kGrammar =
+    "give all, mma, wgmma, tcgen05, mfma or instruction names (numprobe list --arch sm_XX or gfxNNN), comma-separated";
 
 std::invalid_argument instr_error(const std::string& what) { return std::invalid_argument("--instr: " + what); }
 
@@ -28,6 +29,7 @@ InstrItem parse_item(const std::string& text) {
   else if (text == "mma") it.family = tcnum::Family::mma;
   else if (text == "wgmma") it.family = tcnum::Family::wgmma;
   else if (text == "tcgen05") it.family = tcnum::Family::tcgen05;
+  else if (text == "mfma") it.family = tcnum::Family::mfma;
   else if (!on_some_arch(text))
     throw instr_error("'" + text + "' is neither a word nor an instruction of any architecture; " + kGrammar);
   return it;
@@ -50,7 +52,7 @@ CLI::Option* add_instr_option(CLI::App* cmd, std::string& spec, const std::strin
       },
       "SPEC", "instr");
   return cmd->add_option("--instr", spec,
-                         "all (" + all_means + "), mma, wgmma, tcgen05 (those of a family) or instruction names, "
+                         "all (" + all_means + "), mma, wgmma, tcgen05, mfma (those of a family) or instruction names, "
                          "comma-separated; default: " + fallback)
       ->check(grammar);
 }
@@ -87,7 +89,7 @@ std::vector<tcnum::Instruction> select_instructions(const std::string& spec, int
     for (const auto& in : pool)
       if (it.all || (it.family && in.family == *it.family)) out.push_back(in);
     if (out.size() == before)
-      throw instr_error("'" + it.text + "' selects no instruction this command runs on sm_" + std::to_string(sm));
+      throw instr_error("'" + it.text + "' selects no instruction this command runs on " + tcnum::arch_name(sm));
   }
   for (std::size_t i = 0; i < out.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)

@@ -12,7 +12,9 @@ namespace tcnum {
 
 // e2m1 (FP4), e2m3/e3m2 (FP6): OCP MX element formats, finite only. ue8m0, ue4m3: the unsigned
 // block-scale formats of MX and NVFP4 (ue8m0: powers of two, no zero; ue4m3: e4m3 without sign).
-enum class Format : std::uint8_t { fp32, fp16, bf16, tf32, e4m3, e5m2, e2m1, e2m3, e3m2, ue8m0, ue4m3 };
+// e4m3fnuz, e5m2fnuz: AMD CDNA3's fp8 and bf8 (LLVM's f8E4M3FNUZ, f8E5M2FNUZ): biases 8 and 16,
+// no Inf, no -0, and one NaN, the negative-zero pattern 0x80.
+enum class Format : std::uint8_t { fp32, fp16, bf16, tf32, e4m3, e5m2, e2m1, e2m3, e3m2, ue8m0, ue4m3, e4m3fnuz, e5m2fnuz };
 
 enum class Rounding : std::uint8_t { nearest_even, toward_zero };
 
@@ -28,11 +30,12 @@ struct FormatSpec {
   bool has_nan = true;   // without Inf: the all-ones pattern is NaN (e4m3, ue8m0); FP4/FP6: no NaN
   bool is_signed = true; // ue8m0/ue4m3: no sign bit (a sign given to round_pack is dropped)
   bool has_zero = true;  // ue8m0: exponent field 0 is 2^-127, not zero (and no subnormals)
+  bool fnuz = false;     // the sign bit with all else zero is the one NaN: no -0, every other pattern finite
   int emin() const { return has_zero ? 1 - bias : -bias; }
   // Biased exponent of the largest finite value: the all-ones field holds Inf/NaN (IEEE), or
   // only the NaN pattern when there is no fraction to tell it apart (ue8m0).
   int max_biased() const {
-    return has_inf || (has_nan && frac_bits == 0) ? (1 << exp_bits) - 2 : (1 << exp_bits) - 1;
+    return has_inf || (has_nan && frac_bits == 0 && !fnuz) ? (1 << exp_bits) - 2 : (1 << exp_bits) - 1;
   }
   int emax() const { return max_biased() - bias; }
   int value_bits() const { return (is_signed ? 1 : 0) + exp_bits + frac_bits; }
@@ -40,8 +43,8 @@ struct FormatSpec {
 
 // The layout of every Format, in enum order. FP4/FP6: OCP Microscaling Formats (MX) v1.0,
 // section 5.3; ue8m0: its E8M0 scale; ue4m3: the NVFP4 scale (PTX ISA, "block scaling"), e4m3
-// without a sign bit.
-inline constexpr std::array<FormatSpec, 11> kFormatSpecs{{
+// without a sign bit. e4m3fnuz/e5m2fnuz: AMD CDNA3 ISA, "fp8"/"bf8" (LLVM's FNUZ float semantics).
+inline constexpr std::array<FormatSpec, 13> kFormatSpecs{{
     {"f32", 32, 8, 23, 127, true, 8},
     {"f16", 16, 5, 10, 15, true, 4},
     {"bf16", 16, 8, 7, 127, true, 4},
@@ -53,6 +56,8 @@ inline constexpr std::array<FormatSpec, 11> kFormatSpecs{{
     {"e3m2", 6, 3, 2, 3, false, 2, false},
     {"ue8m0", 8, 8, 0, 127, false, 2, true, false, false},
     {"ue4m3", 8, 4, 3, 7, false, 2, true, false},
+    {"e4m3fnuz", 8, 4, 3, 8, false, 2, true, true, true, true},
+    {"e5m2fnuz", 8, 5, 2, 16, false, 2, true, true, true, true},
 }};
 
 // spec() is on the hot path (inline, so that callers in every file fold it) and does not check
