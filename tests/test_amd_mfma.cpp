@@ -1,6 +1,6 @@
 // AMD's CDNA MFMA family in the catalog: gfx architecture names, the instructions each target
 // lists, default_instruction, the FNUZ fp8 formats and the built-in models' rules
-// (docs/models.md §9). The datapath's laws for these models: tests/test_datapath_laws.cpp (e).
+// (docs/models.md §10). The datapath's laws for these models: tests/test_datapath_laws.cpp (e).
 #include <gtest/gtest.h>
 
 #include <set>

@@ -341,7 +341,7 @@ RC_GTEST_PROP(DatapathLaws, InfMinusInfAndInfTimesZeroAreNaN, ()) {
 }
 
 // (e) C after the products (addend after_products) and its companions, the features AMD's CDNA3
-// models use (docs/models.md §9). Each law pins a parameter to the value where it must vanish.
+// models use (docs/models.md §10). Each law pins a parameter to the value where it must vanish.
 namespace {
 
 // CDNA3's group datapath (builtin gfx942 f16 rule) on an f16 instruction of K = 16.

@@ -60,7 +60,7 @@ TEST_P(SelfConsistency, FitReturnsTheBuiltInModel) {
 }
 
 // NVIDIA's: the feature recipes probe tensor-core features and know no after_products datapath
-// (AMD's CDNA models, docs/models.md §9).
+// (AMD's CDNA models, docs/models.md §10).
 std::vector<int> nvidia_archs() {
   std::vector<int> v;
   for (int sm : known_archs())

@@ -1,7 +1,7 @@
 // Built-in models of AMD's CDNA1-3 MFMA datapaths, as data. Literature-only: every value is
 // MMA-Sim's reading of the hardware (Xie et al., arXiv 2511.10909; github.com/microsoft/MMA-Sim,
 // commit c785138, mmasim/simulator/amd.py and arithmetic.py: amd_fused_dot_rd_add), carried over
-// as facts, not code. No AMD device was available: no rule is validated. docs/models.md §9
+// as facts, not code. No AMD device was available: no rule is validated. docs/models.md §10
 // explains each value and what tools/mmasim_agreement.py measured against MMA-Sim.
 #include "builtin_models_amd.hpp"
 
@@ -90,7 +90,7 @@ Model cdna_model(int arch) {
   if (arch != kGfx908 && arch != kGfx90a) throw std::invalid_argument("no CDNA model for " + arch_name(arch));
   Model m{arch_name(arch), arch,
           std::string(arch == kGfx908 ? "AMD CDNA1 (MI100" : "AMD CDNA2 (MI200") +
-              ", literature-only): f32 MFMAs as an FMA chain (f16/bf16 MFMAs not modelled: docs/models.md §9)",
+              ", literature-only): f32 MFMAs as an FMA chain (f16/bf16 MFMAs not modelled: docs/models.md §10)",
           {}};
   add_f32_rule(m);
   return m;

@@ -5,7 +5,7 @@
 // names. Each output element is one dot product of K: the "_Nb" (N blocks) forms compute N
 // independent M x N blocks and change no output bit, so M and N here are one block's.
 // Left out: f64 (no f64 format in tcnum), integer (i8) MFMAs, CDNA1/2 f16/bf16 (docs/models.md
-// §9: no datapath model that could be checked).
+// §10: no datapath model that could be checked).
 #include "instruction_amd.hpp"
 
 #include <optional>

@@ -1,5 +1,5 @@
 """AMD CDNA MFMA instructions (gfx908, gfx90a, gfx942) through Python: catalog, default
-instruction, mma_element and gemm on the literature-only models (docs/models.md §9)."""
+instruction, mma_element and gemm on the literature-only models (docs/models.md §10)."""
 
 import ml_dtypes
 import numpy as np
