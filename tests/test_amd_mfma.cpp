@@ -74,7 +74,9 @@ TEST(AmdMfma, FnuzFormatsHaveNoInfNoNegativeZeroAndOneNaN) {
       const Decoded d = decode(f, v);
       nans += d.is_nan();
       EXPECT_FALSE(d.is_inf());
-      if (d.is_zero()) EXPECT_EQ(v, 0u);
+      if (d.is_zero()) {
+        EXPECT_EQ(v, 0u);
+      }
     }
     EXPECT_EQ(nans, 1);
     EXPECT_EQ(encode(f, -0.0), 0u);                 // no -0: +0

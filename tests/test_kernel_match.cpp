@@ -111,8 +111,11 @@ TEST(MatchKernel, UnknownArchitectureIsRefusedAtOnce) {
     }
   }
   // Every known architecture passes the check (what follows may still refuse the types).
-  for (int sm : known_archs())
-    if (!is_amd_arch(sm)) EXPECT_NO_THROW((void)match_kernel(sm, F::fp16, F::fp16, F::fp32)) << sm;
+  for (int sm : known_archs()) {
+    if (!is_amd_arch(sm)) {
+      EXPECT_NO_THROW((void)match_kernel(sm, F::fp16, F::fp16, F::fp32)) << sm;
+    }
+  }
   // SASS kernels are NVIDIA's: an AMD gfx target is refused by name.
   EXPECT_THROW((void)match_kernel(942, F::fp16, F::fp16, F::fp32), std::invalid_argument);
 }
