@@ -207,7 +207,7 @@ TEST(CorpusLine, EveryInstructionRoundTripsAndRejectsANonHexByteAnywhere) {
       };
       const auto a = raw(in.a_type, in.k), b = raw(in.b_type, in.k), c = raw(in.c_type, 1), d = raw(in.d_type, 1);
       const auto sa = raw(in.scale_type, in.scales_per_row()), sb = raw(in.scale_type, in.scales_per_row());
-      const std::string arch = "sm_" + std::to_string(sm);
+      const std::string arch = arch_name(sm);
       const std::string line = format_case_line(arch, in, a, b, c[0], d[0], sa, sb);
       std::string why;
       const auto k = parse_case_line(line, why);

@@ -9,6 +9,8 @@
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <numeric>
 #include <sstream>
 #include <string>
@@ -170,7 +172,8 @@ RC_GTEST_PROP(DatapathLaws, SingleProductIsCorrectlyRounded, ()) {
       while (decode(in.b_type, y).is_zero());
     } else {
       const bool zero_in_a = *rc::gen::arbitrary<bool>();
-      const bool zero_sign = *rc::gen::arbitrary<bool>();
+      const Format zero_f = zero_in_a ? in.a_type : in.b_type;
+      const bool zero_sign = *rc::gen::arbitrary<bool>() && !spec(zero_f).fnuz;  // FNUZ: the -0 pattern is NaN
       x = zero_in_a ? test::pattern(in.a_type, zero_sign, 0, 0) : test::pick_finite(in.a_type, 0);
       y = zero_in_a ? test::pick_finite(in.b_type, 0) : test::pattern(in.b_type, zero_sign, 0, 0);
     }
@@ -181,8 +184,9 @@ RC_GTEST_PROP(DatapathLaws, SingleProductIsCorrectlyRounded, ()) {
   MpfrValue p(64), y(32);
   mpfr_set_bits(p, in.a_type, pc.a[j]);
   mpfr_set_bits(y, in.b_type, pc.b[j]);
-  mpfr_mul(p, p, y, MPFR_RNDN);  // exact: at most 48 significant bits
-  const std::uint32_t want = mpfr_round_bits(in.d_type, p, Rounding::nearest_even);
+  MpfrValue product(64);  // mpfr_set_bits sets 32 bits of precision: an f32 x f32 product needs 48
+  mpfr_mul(product, p, y, MPFR_RNDN);  // exact: at most 48 significant bits
+  const std::uint32_t want = mpfr_round_bits(in.d_type, product, Rounding::nearest_even);
   const std::uint32_t got = mma_element(exact_params(), in, pc.a, pc.b, pc.c);
   RC_LOG() << show(in, pc) << std::hex << " want " << want << " got " << got << "\n";
   RC_ASSERT(got == want);
@@ -334,4 +338,105 @@ RC_GTEST_PROP(DatapathLaws, InfMinusInfAndInfTimesZeroAreNaN, ()) {
   RC_LOG() << "sm_" << sm << " how=" << how << " " << show(in, pc) << "\n";
   RC_ASSERT(mma_element(model, in, pc.a, pc.b, pc.c) == expected_nan(in.d_type));
   RC_ASSERT(mma_element(exact_params(), in, pc.a, pc.b, pc.c) == expected_nan(in.d_type));
+}
+
+// (e) C after the products (addend after_products) and its companions, the features AMD's CDNA3
+// models use (docs/models.md §10). Each law pins a parameter to the value where it must vanish.
+namespace {
+
+// CDNA3's group datapath (builtin gfx942 f16 rule) on an f16 instruction of K = 16.
+DatapathParams after_products_params() {
+  return builtin_model(parse_arch("gfx942")).params_for(find_instruction("v_mfma_f32_16x16x16_f16", parse_arch("gfx942")));
+}
+
+// An f16 case of finite values within 2^-2..2^2 and C in f32 within 2^-3..2^3 (or ±0): with
+// 100 kept fraction bits and 64-bit round-down widths no term loses a bit.
+Case narrow_f16_case(int k) {
+  Case pc;
+  const auto value = [](Format f, int bias, int spread) {
+    if (*rc::gen::inRange(0, 8) == 0) return test::pattern(f, *rc::gen::arbitrary<bool>(), 0, 0);
+    const auto field = static_cast<std::uint32_t>(bias + *rc::gen::inRange(-spread, spread + 1));
+    return test::pattern(f, *rc::gen::arbitrary<bool>(), field, *rc::gen::inRange<std::uint32_t>(0, 1u << spec(f).frac_bits));
+  };
+  for (int i = 0; i < k; ++i) {
+    pc.a.push_back(value(Format::fp16, 15, 2));
+    pc.b.push_back(value(Format::fp16, 15, 2));
+  }
+  pc.c = value(Format::fp32, 127, 3);
+  return pc;
+}
+
+}  // namespace
+
+// (e1) Widths beyond every term's span: C after the products is the exact sum, correctly rounded.
+RC_GTEST_PROP(DatapathLaws, AfterProductsWithWideWidthsIsTheExactSum, ()) {
+  const Instruction in = find_instruction("v_mfma_f32_16x16x16_f16", parse_arch("gfx942"));
+  DatapathParams p = after_products_params();
+  p.frac_bits = 100, p.block_size = 0, p.sum_round_down_bits = 64, p.addend_round_down_bits = 64;
+  p.product_split = *rc::gen::elementOf(std::vector<int>{1, 2, 4});
+  const Case pc = narrow_f16_case(in.k);
+  const std::uint32_t want = exact_dot_rounded(in.a_type, in.b_type, in.c_type, pc.a, pc.b, pc.c, in.d_type,
+                                               Rounding::nearest_even);
+  const std::uint32_t got = mma_element(p, in, pc.a, pc.b, pc.c);
+  RC_LOG() << show(in, pc) << std::hex << " want " << want << " got " << got << "\n";
+  RC_ASSERT(got == want);
+}
+
+// (e2) A drop threshold beyond every exponent distance drops nothing: it equals no threshold.
+RC_GTEST_PROP(DatapathLaws, AddendDropBeyondTheRangeEqualsNoDrop, ()) {
+  const Instruction in = find_instruction("v_mfma_f32_16x16x16_bf16", parse_arch("gfx942"));
+  DatapathParams p = after_products_params();
+  p.product_split = *rc::gen::elementOf(std::vector<int>{1, 2});
+  DatapathParams never = p, far = p;
+  far.addend_drop_binades = 1000;  // bf16 products and f32 C lie within 2^-300..2^300
+  const Case pc = test::pick_case(in, *rc::gen::weightedElement<int>({{3, 0}, {1, 1}}));
+  RC_LOG() << show(in, pc) << "\n";
+  RC_ASSERT(mma_element(never, in, pc.a, pc.b, pc.c) == mma_element(far, in, pc.a, pc.b, pc.c));
+}
+
+// (e3) The split of one product is no split; a split with every bit kept is no split either.
+RC_GTEST_PROP(DatapathLaws, SplitOfSingleProductsOrExactSumsIsNoSplit, ()) {
+  const Instruction in = find_instruction("v_mfma_f32_16x16x16_f16", parse_arch("gfx942"));
+  DatapathParams whole = after_products_params();
+  if (*rc::gen::arbitrary<bool>()) whole.block_size = 1;  // groups of one product
+  else whole.frac_bits = 100;  // f16 products span < 100 bits: each part's sum is exact
+  DatapathParams split = whole;
+  split.product_split = *rc::gen::elementOf(std::vector<int>{2, 4});
+  const Case pc = test::pick_case(in, *rc::gen::weightedElement<int>({{3, 0}, {1, 1}}));
+  RC_LOG() << show(in, pc) << " F=" << whole.frac_bits << " block " << whole.block_size << "\n";
+  RC_ASSERT(mma_element(whole, in, pc.a, pc.b, pc.c) == mma_element(split, in, pc.a, pc.b, pc.c));
+}
+
+// (e4) Zeros aligned below every nonzero term, and product overflow where no f16 product can
+// overflow f32, change nothing (zero results are +0 in both).
+RC_GTEST_PROP(DatapathLaws, ZeroExponentBelowAllTermsAndUnreachableOverflowChangeNothing, ()) {
+  const Instruction in = find_instruction("v_mfma_f32_16x16x16_f16", parse_arch("gfx942"));
+  DatapathParams base = *rc::gen::arbitrary<bool>() ? after_products_params() : builtin_model(80).params_for(
+                                                                                  find_instruction("mma.m16n8k16.f32.f16.f16.f32", 80));
+  base.negative_zero_results = false;
+  base.zero_operand_exponent.reset();
+  base.products_overflow_to_inf = false;
+  DatapathParams with = base;
+  with.zero_operand_exponent = -500;  // f16 products >= 2^-48, f32 C >= 2^-149; zero times any: < -400
+  with.products_overflow_to_inf = true;  // f16 products < 2^32
+  const Case pc = test::pick_case(in, *rc::gen::weightedElement<int>({{3, 0}, {1, 1}}));
+  RC_LOG() << show(in, pc) << "\n";
+  RC_ASSERT(mma_element(base, in, pc.a, pc.b, pc.c) == mma_element(with, in, pc.a, pc.b, pc.c));
+}
+
+// (e5) An f32 MFMA is a chain of IEEE fused multiply-adds in k order (std::fmaf, RNE).
+RC_GTEST_PROP(DatapathLaws, F32MfmaIsAnFmaChain, ()) {
+  const int arch = *rc::gen::elementOf(std::vector<int>{parse_arch("gfx908"), parse_arch("gfx90a"), parse_arch("gfx942")});
+  std::vector<Instruction> f32;
+  for (const Instruction& in : instructions_for(arch))
+    if (in.a_type == Format::fp32) f32.push_back(in);
+  const Instruction in = *rc::gen::elementOf(f32);
+  const Case pc = test::pick_case(in, *rc::gen::weightedElement<int>({{3, 0}, {1, 1}}));
+  float acc = std::bit_cast<float>(pc.c);
+  for (int k = 0; k < in.k; ++k) acc = std::fmaf(std::bit_cast<float>(pc.a[k]), std::bit_cast<float>(pc.b[k]), acc);
+  const std::uint32_t got = mma_element(builtin_model(arch), in, pc.a, pc.b, pc.c);
+  RC_LOG() << arch_name(arch) << " " << show(in, pc) << std::hex << " fmaf " << std::bit_cast<std::uint32_t>(acc)
+           << " got " << got << "\n";
+  if (std::isnan(acc)) RC_ASSERT(got == expected_nan(Format::fp32));
+  else RC_ASSERT(got == std::bit_cast<std::uint32_t>(acc));
 }

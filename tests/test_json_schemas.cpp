@@ -172,7 +172,7 @@ TEST(JsonSchemas, EveryShippedModelValidates) {
   std::vector<std::pair<std::string, std::string>> models = {
       {"docs/numprobe-h100-fit.json", read_text(kSource / "docs/numprobe-h100-fit.json")}};
   for (int sm : tcnum::known_archs())
-    models.push_back({"built-in sm_" + std::to_string(sm), tcnum::model_to_json(tcnum::builtin_model(sm))});
+    models.push_back({"built-in " + tcnum::arch_name(sm), tcnum::model_to_json(tcnum::builtin_model(sm))});
   for (const auto& [what, text] : models) {
     ASSERT_EQ(model_parser(text), "") << what;
     EXPECT_EQ(v.check(json::parse(text)), "") << what;
@@ -237,6 +237,18 @@ TEST(JsonSchemas, SchemaAndParserAgreeOnModelVariants) {
            R"({"name": "m", "rules": [{"validated": true, "validations": [{"gpu": "H100", "corpus": "c", "instructions": ["x"]}]}]})",
            R"({"name": "m", "rules": [{"validated": true, "validations": [{"gpu": "H100", "instructions": []}]}]})",
            R"({"name": "m", "rules": [{"validated": false, "validations": []}]})",
+           // addend after_products and its own alignment (AMD CDNA3 as MMA-Sim reads it)
+           R"({"name": "m", "rules": [{"family": "mfma", "inputs": "f32", "addend": "after_products", "sum_round_down_bits": 31, "addend_round_down_bits": 24, "addend_drop_binades": 25, "product_split": 2, "zero_operand_exponent": -126, "products_overflow_to_inf": true}]})",
+           R"({"name": "m", "rules": [{"addend": "after_products", "addend_drop_binades": null, "zero_operand_exponent": null}]})",
+           R"({"name": "m", "rules": [{"product_split": 2}]})",
+           R"({"name": "m", "rules": [{"addend": "first_block", "product_split": 2}]})",
+           R"({"name": "m", "rules": [{"addend": "after_products", "product_split": 17}]})",
+           R"({"name": "m", "rules": [{"sum_round_down_bits": 65}]})",
+           R"({"name": "m", "rules": [{"addend_round_down_bits": -1}]})",
+           R"({"name": "m", "rules": [{"addend_drop_binades": -1}]})",
+           R"({"name": "m", "rules": [{"zero_operand_exponent": 1001}]})",
+           R"({"name": "m", "rules": [{"products_overflow_to_inf": 1}]})",
+           R"({"name": "m", "rules": [{"family": "amd"}]})",
        })
     expect_agree(v, &model_parser, text);
 }
@@ -285,4 +297,10 @@ TEST(JsonSchemas, ModelRangesAreTheParsersLimits) {
   EXPECT_EQ(p["align_exponent_floor"]["anyOf"][1]["maximum"], l.align_exponent_floor_abs_max);
   EXPECT_EQ(p["align_exponent_floor"]["anyOf"][1]["minimum"], -l.align_exponent_floor_abs_max);
   EXPECT_EQ(s["properties"]["sm"]["maximum"], l.sm_max);
+  EXPECT_EQ(p["sum_round_down_bits"]["maximum"], l.round_down_bits_max);
+  EXPECT_EQ(p["addend_round_down_bits"]["maximum"], l.round_down_bits_max);
+  EXPECT_EQ(p["addend_drop_binades"]["anyOf"][1]["maximum"], l.addend_drop_binades_max);
+  EXPECT_EQ(p["product_split"]["maximum"], l.product_split_max);
+  EXPECT_EQ(p["zero_operand_exponent"]["anyOf"][1]["maximum"], l.zero_operand_exponent_abs_max);
+  EXPECT_EQ(p["zero_operand_exponent"]["anyOf"][1]["minimum"], -l.zero_operand_exponent_abs_max);
 }

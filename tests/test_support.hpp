@@ -112,7 +112,7 @@ inline std::uint32_t pick_finite(Format f, int center) {
       break;
     }
     case 2: r = pattern(f, sign, 0, *rc::gen::inRange<std::uint32_t>(1, 1u << s.frac_bits)); break;  // subnormal
-    case 3: r = pattern(f, sign, 0, 0); break;
+    case 3: r = pattern(f, sign && !s.fnuz, 0, 0); break;  // FNUZ: the -0 pattern is its NaN
     default: {
       std::vector<std::uint32_t> ext;
       for (std::uint32_t p : special_patterns(f))

@@ -38,7 +38,11 @@ std::string params_text(const DatapathParams& p) {
   os << " blocks " << name_of(p.block_format) << "/" << (p.block_rounding == Rounding::toward_zero ? "rz" : "rne");
   if (p.block_result_frac_bits) os << " cut=" << p.block_result_frac_bits;
   os << " out " << (p.output_rounding == Rounding::toward_zero ? "rz" : "rne") << (p.output_direct ? " direct" : " via-blocks");
-  os << " C " << (p.addend == AddendEntry::first_block ? "first" : p.addend == AddendEntry::last_block ? "last" : "ieee-add");
+  os << " C "
+     << (p.addend == AddendEntry::first_block  ? "first"
+         : p.addend == AddendEntry::last_block ? "last"
+         : p.addend == AddendEntry::ieee_add   ? "ieee-add"
+                                               : "after-products");
   if (p.flush_subnormal_inputs) os << " flush";
   if (!p.overflow_to_inf) os << " saturate";
   if (!p.negative_zero_results) os << " no-neg-zero";
@@ -53,6 +57,11 @@ DatapathParams normalise_once(const DatapathParams& p, const Instruction& in) {
   DatapathParams e = p;
   const int K = in.k;
   const DatapathParams d;  // defaults
+  // C's own alignment (round-down widths, drop rule, split) acts only when C joins after the products.
+  if (e.addend != AddendEntry::after_products) {
+    e.sum_round_down_bits = d.sum_round_down_bits, e.addend_round_down_bits = d.addend_round_down_bits;
+    e.addend_drop_binades = d.addend_drop_binades, e.product_split = d.product_split;
+  }
   // Passes: one pass has no interleave; a block never spans two passes.
   if (e.k_passes <= 1) e.k_passes = 1, e.pass_interleave = 1;
   const int pass_len = K % e.k_passes == 0 ? K / e.k_passes : K;
@@ -98,7 +107,8 @@ DatapathParams normalise_once(const DatapathParams& p, const Instruction& in) {
   const int min_lsb = 2 * std::min(spec(in.a_type).emin() - spec(in.a_type).frac_bits,
                                    spec(in.b_type).emin() - spec(in.b_type).frac_bits);
   const int bf_min = spec(e.block_format).emin() - spec(e.block_format).frac_bits;
-  const bool fits = width <= precision + 1 && min_lsb >= bf_min && e.addend != AddendEntry::last_block;
+  const bool fits = width <= precision + 1 && min_lsb >= bf_min && e.addend != AddendEntry::last_block &&
+                    e.addend != AddendEntry::after_products;  // its own widths: not this bound
   if (in.d_type == e.block_format) {
     if (c_in_blocks) e.output_rounding = d.output_rounding;
     e.output_direct = d.output_direct;

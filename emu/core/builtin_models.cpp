@@ -5,6 +5,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "builtin_models_amd.hpp"
+#include "instruction_amd.hpp"
 #include "tcnum/core/model.hpp"
 
 namespace tcnum {
@@ -287,12 +289,16 @@ const Model& builtin_model(int sm) {
       {90, hopper()},
       {100, blackwell()},
       {120, rtx_blackwell()},
+      {detail::kGfx908, detail::cdna_model(detail::kGfx908)},
+      {detail::kGfx90a, detail::cdna_model(detail::kGfx90a)},
+      {detail::kGfx942, detail::cdna_model(detail::kGfx942)},
     };
-    for (auto& [arch, m] : all) m = with_integer_rule(std::move(m));
+    for (auto& [arch, m] : all)
+      if (!is_amd_arch(arch)) m = with_integer_rule(std::move(m));
     return all;
   }();
   auto it = models.find(sm);
-  if (it == models.end()) throw std::invalid_argument("no built-in model for sm_" + std::to_string(sm));
+  if (it == models.end()) throw std::invalid_argument("no built-in model for " + arch_name(sm));
   return it->second;
 }
 
@@ -304,8 +310,11 @@ InputClass input_class(const Instruction& in) {
     case Format::bf16: return InputClass::bf16;
     case Format::tf32: return InputClass::tf32;
     case Format::e4m3:
-    case Format::e5m2: return InputClass::fp8;
+    case Format::e5m2:
+    case Format::e4m3fnuz:
+    case Format::e5m2fnuz: return InputClass::fp8;
     case Format::fp16: return InputClass::f16;
+    case Format::fp32: return InputClass::f32;
     default: throw std::invalid_argument(in.name + ": no input class for " + std::string(name_of(in.a_type)));
   }
 }

@@ -31,7 +31,17 @@ struct Term {
 struct Specials {
   bool nan = false, pos_inf = false, neg_inf = false;
   bool all_zeros_negative = true;  // sign of an all-zero sum, IEEE style
+  // Products beyond block_format's range (products_overflow_to_inf): Infs that count only
+  // where no operand's Inf does (resolved()).
+  bool overflow_pos = false, overflow_neg = false;
   void add_inf(bool negative) { (negative ? neg_inf : pos_inf) = true; }
+  // The specials a block ends with: an Inf among the operands and the addend decides before
+  // the overflowed products (MMA-Sim tests the exact sum for Inf/NaN first).
+  Specials resolved() const {
+    Specials r = *this;
+    if (!pos_inf && !neg_inf) r.pos_inf = overflow_pos, r.neg_inf = overflow_neg;
+    return r;
+  }
 };
 
 // A subnormal of f as zero (its sign kept) where the model flushes subnormal inputs.
@@ -70,6 +80,29 @@ void add_product(const Decoded& a, Format fa, const Decoded& b, Format fb, std::
   terms.push_back({negative, a.significand * b.significand, a.exponent + b.exponent,
                    nominal_of(a, fa) + nominal_of(b, fb)});
   sp.all_zeros_negative = false;
+}
+
+// A product as the model's datapath forms it: a zero factor still gives a (zero) term at its
+// nominal exponent when zeros take part in the alignment, and a product beyond block_format's
+// range is ±Inf when the model says so.
+void add_model_product(const Decoded& a, Format fa, const Decoded& b, Format fb, const DatapathParams& p,
+                       std::vector<Term>& terms, Specials& sp) {
+  const bool zero = (a.is_zero() || b.is_zero()) && !a.is_nan() && !b.is_nan() && !a.is_inf() && !b.is_inf();
+  if (zero && p.zero_operand_exponent) {
+    const int z = *p.zero_operand_exponent;
+    const int nominal = (a.is_zero() ? z : nominal_of(a, fa)) + (b.is_zero() ? z : nominal_of(b, fb));
+    terms.push_back({a.sign != b.sign, 0, nominal, nominal});
+    sp.all_zeros_negative &= a.sign != b.sign;
+    return;
+  }
+  const std::size_t before = terms.size();
+  add_product(a, fa, b, fb, terms, sp);
+  if (!p.products_overflow_to_inf || terms.size() == before) return;
+  const Term& t = terms.back();
+  if (t.lsb + detail::bit_length_u128(t.sig) - 1 > spec(p.block_format).emax()) {
+    (t.negative ? sp.overflow_neg : sp.overflow_pos) = true;
+    terms.pop_back();
+  }
 }
 
 // A decoded scale; NaN (ue8m0 0xff, ue4m3 0x7f) makes the whole result NaN.
@@ -148,6 +181,37 @@ detail::Magnitude align_and_sum(const std::vector<Term>& terms, int frac_bits, s
   return m;
 }
 
+// The largest nominal exponent of the terms (they must not be empty).
+int largest_nominal(const std::vector<Term>& terms) {
+  int emax = terms.front().nominal;
+  for (const Term& t : terms) emax = std::max(emax, t.nominal);
+  return emax;
+}
+
+// Rounds an exact signed value toward -Inf to a multiple of 2^quantum.
+// (A sticky part lies below every kept bit: align_and_sum's window reaches far below E.)
+detail::Magnitude round_down_to(detail::Magnitude m, int quantum) {
+  if (m.shift >= quantum && !m.sticky) return m;
+  if (m.shift >= quantum) throw std::logic_error("round_down_to: a sticky part above the quantum");
+  const int drop = quantum - m.shift;
+  const bool low = m.sticky || (drop >= 128 ? m.bits != 0 : (m.bits & ((static_cast<unsigned __int128>(1) << drop) - 1)) != 0);
+  unsigned __int128 kept = drop >= 128 ? 0 : m.bits >> drop;
+  if (m.negative && low) ++kept;
+  return {m.negative, kept, quantum, false};
+}
+
+// x + y, both exact multiples of 2^min(shift) with magnitudes far below 2^120 (the round-down
+// widths are at most 64 bits; check_reference_call).
+detail::Magnitude add_exact(const detail::Magnitude& x, const detail::Magnitude& y) {
+  const int shift = std::min(x.shift, y.shift);
+  auto value = [&](const detail::Magnitude& m) {
+    const __int128 v = m.bits == 0 ? 0 : static_cast<__int128>(m.bits << (m.shift - shift));
+    return m.negative ? -v : v;
+  };
+  const __int128 sum = value(x) + value(y);
+  return {sum < 0, static_cast<unsigned __int128>(sum < 0 ? -sum : sum), shift, false};
+}
+
 // Rounds an exact magnitude into f, with the model's overflow rule.
 std::uint32_t round_into(Format f, const detail::Magnitude& m, Rounding mode, bool overflow_to_inf) {
   if (m.bits != 0 && overflow_to_inf) {
@@ -182,19 +246,68 @@ struct BlockOut {
   std::uint32_t bits = 0;
 };
 
+// A block's exact sum -> rounded into `f`; an exact zero is +0.
+BlockOut round_block_sum(detail::Magnitude m, const DatapathParams& p, Format f, Rounding mode) {
+  if (m.bits == 0 && !m.sticky) return {false, zero_bits(f, false)};  // exact cancellation: +0
+  // The narrower internal register holds block results, not the final rounding into D.
+  if (p.block_result_frac_bits > 0 && f == p.block_format) m = cut_precision(m, p.block_result_frac_bits + 1, mode);
+  return {false, positive_zero_unless(round_into(f, m, mode, p.overflow_to_inf), f, p.negative_zero_results)};
+}
+
 // One block: its terms and specials -> rounded into `f` (or NaN).
-BlockOut finish_block(const std::vector<Term>& terms, const Specials& sp, const DatapathParams& p, Format f,
+BlockOut finish_block(const std::vector<Term>& terms, const Specials& block_sp, const DatapathParams& p, Format f,
                       Rounding mode) {
+  const Specials sp = block_sp.resolved();
   if (sp.nan || (sp.pos_inf && sp.neg_inf)) return {true, 0};
   if (sp.pos_inf || sp.neg_inf) return {false, infinity_bits(f, sp.neg_inf)};
   if (terms.empty()) return {false, zero_bits(f, sp.all_zeros_negative && p.negative_zero_results)};
   detail::Magnitude m = p.frac_bits <= detail::NarrowAccumulator::kMaxShift
                             ? align_and_sum<detail::NarrowAccumulator>(terms, p.frac_bits, p.align_exponent_floor)
                             : align_and_sum<detail::WideAccumulator>(terms, p.frac_bits, p.align_exponent_floor);
-  if (m.bits == 0 && !m.sticky) return {false, zero_bits(f, false)};  // exact cancellation: +0
-  // The narrower internal register holds block results, not the final rounding into D.
-  if (p.block_result_frac_bits > 0 && f == p.block_format) m = cut_precision(m, p.block_result_frac_bits + 1, mode);
-  return {false, positive_zero_unless(round_into(f, m, mode, p.overflow_to_inf), f, p.negative_zero_results)};
+  return round_block_sum(m, p, f, mode);
+}
+
+// A product sum (product_split sums, each aligned by frac_bits) and its largest nominal
+// exponent; nullopt when the block has no product term.
+struct ProductSum {
+  detail::Magnitude value;
+  int exponent;
+};
+std::optional<ProductSum> split_product_sum(std::span<const std::vector<Term>> parts, int frac_bits) {
+  std::optional<int> e;
+  for (const auto& part : parts)
+    if (!part.empty()) e = std::max(e.value_or(largest_nominal(part)), largest_nominal(part));
+  if (!e) return std::nullopt;
+  detail::Magnitude total{false, 0, *e - frac_bits, false};
+  for (const auto& part : parts) {
+    if (part.empty()) continue;
+    const detail::Magnitude m = frac_bits <= detail::NarrowAccumulator::kMaxShift
+                                    ? align_and_sum<detail::NarrowAccumulator>(part, frac_bits, std::nullopt)
+                                    : align_and_sum<detail::WideAccumulator>(part, frac_bits, std::nullopt);
+    total = parts.size() == 1 ? m : add_exact(total, round_down_to(m, *e - frac_bits));
+  }
+  return ProductSum{total, *e};
+}
+
+// One block with addend == after_products: the product sum and the addend (one term or none),
+// each rounded down below their larger exponent E, added exactly, rounded into f.
+BlockOut finish_block_after_products(std::span<const std::vector<Term>> parts, const std::vector<Term>& addend,
+                                     const Specials& block_sp, const DatapathParams& p, Format f, Rounding mode) {
+  const Specials sp = block_sp.resolved();
+  if (sp.nan || (sp.pos_inf && sp.neg_inf)) return {true, 0};
+  if (sp.pos_inf || sp.neg_inf) return {false, infinity_bits(f, sp.neg_inf)};
+  const std::optional<ProductSum> products = split_product_sum(parts, p.frac_bits);
+  if (!products && addend.empty()) return {false, zero_bits(f, sp.all_zeros_negative && p.negative_zero_results)};
+  int e = products ? products->exponent : addend.front().nominal;
+  if (!addend.empty()) e = std::max(e, addend.front().nominal);
+  detail::Magnitude sum{false, 0, e, false};
+  if (products) sum = round_down_to(products->value, e - p.sum_round_down_bits);
+  const bool dropped = !addend.empty() && p.addend_drop_binades && addend.front().nominal < e - *p.addend_drop_binades;
+  if (!addend.empty() && !dropped) {
+    const Term& c = addend.front();
+    sum = add_exact(sum, round_down_to({c.negative, c.sig, c.lsb, false}, e - p.addend_round_down_bits));
+  }
+  return round_block_sum(sum, p, f, mode);
 }
 
 // One exact IEEE addition x + y rounded into f (FADD / HADD2 after the product chain).
@@ -209,6 +322,28 @@ BlockOut ieee_add(const Decoded& x, Format fx, const Decoded& y, Format fy, cons
   exact.align_exponent_floor.reset();
   exact.block_result_frac_bits = 0;
   return finish_block(terms, sp, exact, f, p.output_rounding);
+}
+
+// The last block's result (bits in block_format, decoded as `v`) as D.
+std::uint32_t block_result_to_d(const Decoded& v, std::uint32_t bits, const DatapathParams& p, Format d_type) {
+  if (d_type == p.block_format) return bits;
+  if (v.is_nan()) return canonical_nan(d_type);
+  if (v.is_inf()) return infinity_bits(d_type, v.sign);
+  if (v.is_zero()) return zero_bits(d_type, v.sign && p.negative_zero_results);
+  detail::Magnitude m{v.sign, v.significand, v.exponent, false};
+  return positive_zero_unless(round_into(d_type, m, p.output_rounding, p.overflow_to_inf), d_type,
+                              p.negative_zero_results);
+}
+
+// The addend (C or the running result) as a block term: a zero is a term at
+// zero_operand_exponent when zeros take part in the alignment.
+void add_model_addend(const Decoded& v, Format f, const DatapathParams& p, std::vector<Term>& terms, Specials& sp) {
+  if (v.is_zero() && p.zero_operand_exponent) {
+    terms.push_back({v.sign, 0, *p.zero_operand_exponent, *p.zero_operand_exponent});
+    sp.all_zeros_negative &= v.sign;
+    return;
+  }
+  add_value(v, f, terms, sp);
 }
 
 // The arguments' shapes and the params' consistency for the instruction (std::invalid_argument
@@ -240,6 +375,15 @@ int check_reference_call(const DatapathParams& p, const Instruction& in, std::sp
   const int pass_len = k / p.k_passes;
   const int block = block_length(p, k);
   if (pass_len % block != 0) throw std::invalid_argument(in.name + ": a block would straddle two passes");
+  if (p.sum_round_down_bits < 0 || p.sum_round_down_bits > kModelLimits.round_down_bits_max ||
+      p.addend_round_down_bits < 0 || p.addend_round_down_bits > kModelLimits.round_down_bits_max)
+    throw std::invalid_argument("model sum_round_down_bits / addend_round_down_bits out of range 0..64");
+  if (p.product_split < 1 || p.product_split > kModelLimits.product_split_max)
+    throw std::invalid_argument("model product_split out of range 1..16");
+  if (p.product_split > 1 && p.addend != AddendEntry::after_products)
+    throw std::invalid_argument("model product_split > 1 needs addend after_products");
+  if (p.addend == AddendEntry::after_products && (in.block_scaled() || p.k_passes > 1))
+    throw std::invalid_argument(in.name + ": addend after_products is for plain (not block-scaled, one-pass) blocks");
   if (in.block_scaled() && block % group != 0)
     throw std::invalid_argument(in.name + ": scale_group must divide the block (" + std::to_string(block) + ")");
   return block;
@@ -299,6 +443,10 @@ std::uint32_t reference_datapath(const DatapathParams& p, const Instruction& in,
 
   thread_local std::vector<Term> terms;  // reused: one allocation per thread, not per element
   terms.reserve(block + 1);
+  // addend == after_products: each block's products by split part, and the addend apart.
+  const bool c_apart = p.addend == AddendEntry::after_products;
+  thread_local std::vector<std::vector<Term>> parts;
+  parts.resize(static_cast<std::size_t>(p.product_split));
   // The running addend: C first (+0 when C is added afterwards), then each block's result in
   // block_format.
   const bool c_after = p.addend == AddendEntry::ieee_add;
@@ -311,12 +459,27 @@ std::uint32_t reference_datapath(const DatapathParams& p, const Instruction& in,
   for (int blk = 0; blk < blocks; ++blk) {
     terms.clear();
     Specials sp;
-    if (!(c_last && blk == 0)) add_value(addend, addend_format, terms, sp);
+    if (!(c_last && blk == 0)) add_model_addend(addend, addend_format, p, terms, sp);
     const bool product_block = blk * block < k;
+    if (c_apart) {
+      for (auto& part : parts) part.clear();
+      for (int j = blk * block; j < std::min(k, (blk + 1) * block); ++j) {
+        const int i = order[j];
+        add_model_product(operand_a(a[i]), fa, operand_b(b[i]), fb, p,
+                          parts[static_cast<std::size_t>((j - blk * block) % p.product_split)], sp);
+        if (sp.nan) return nan_out;
+      }
+      const BlockOut r = finish_block_after_products(parts, terms, sp, p, p.block_format, p.block_rounding);
+      if (r.nan) return nan_out;
+      addend = decode(p.block_format, r.bits);
+      addend_format = p.block_format;
+      if (blk == blocks - 1) return block_result_to_d(addend, r.bits, p, d_type);
+      continue;
+    }
     if (product_block && !in.block_scaled()) {
       for (int j = blk * block; j < std::min(k, (blk + 1) * block); ++j) {
         const int i = order[j];
-        add_product(operand_a(a[i]), fa, operand_b(b[i]), fb, terms, sp);
+        add_model_product(operand_a(a[i]), fa, operand_b(b[i]), fb, p, terms, sp);
         if (sp.nan) return nan_out;  // a NaN block makes D the canonical NaN, whatever follows
       }
     } else if (product_block) {
@@ -348,16 +511,7 @@ std::uint32_t reference_datapath(const DatapathParams& p, const Instruction& in,
         const BlockOut d = ieee_add(c_held, in.c_type, addend, addend_format, p, d_type);
         return d.nan ? nan_out : d.bits;
       }
-      if (last) {
-        if (d_type == p.block_format) return r.bits;
-        // Convert the block-format result to D.
-        if (addend.is_nan()) return nan_out;
-        if (addend.is_inf()) return infinity_bits(d_type, addend.sign);
-        if (addend.is_zero()) return zero_bits(d_type, addend.sign && p.negative_zero_results);
-        detail::Magnitude m{addend.sign, addend.significand, addend.exponent, false};
-        return positive_zero_unless(round_into(d_type, m, p.output_rounding, p.overflow_to_inf), d_type,
-                                    p.negative_zero_results);
-      }
+      if (last) return block_result_to_d(addend, r.bits, p, d_type);
     } else {
       const BlockOut r = finish_block(terms, sp, p, d_type, p.output_rounding);
       return r.nan ? nan_out : r.bits;

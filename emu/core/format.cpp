@@ -17,7 +17,7 @@ int field_shift(Format f) { return f == Format::tf32 ? 13 : 0; }
 
 std::uint32_t pack_fields(Format f, bool sign, std::uint32_t biased, std::uint32_t frac) {
   const FormatSpec& s = spec(f);
-  sign = sign && s.is_signed;
+  sign = sign && s.is_signed && !(s.fnuz && biased == 0 && frac == 0);  // FNUZ: no -0 (its pattern is NaN)
   std::uint32_t bits = (static_cast<std::uint32_t>(sign) << (s.exp_bits + s.frac_bits)) |
                        (biased << s.frac_bits) | frac;
   return bits << field_shift(f);
@@ -83,7 +83,10 @@ Decoded decode(Format f, std::uint32_t bits) {
   const std::uint32_t all_ones = (1u << s.exp_bits) - 1u;
   Decoded d;
   d.sign = s.is_signed && ((r >> (s.exp_bits + s.frac_bits)) & 1u);
-  if (!s.has_inf) {  // e4m3 "fn": only S.1111.111 is NaN (ue8m0: 0xff); FP4/FP6: none
+  if (s.fnuz) {  // 0x80 is the NaN; every other pattern is finite or +0
+    if (d.sign && biased == 0 && frac == 0) d.kind = Decoded::Kind::nan;
+    if (d.sign && biased == 0 && frac == 0) return d;
+  } else if (!s.has_inf) {  // e4m3 "fn": only S.1111.111 is NaN (ue8m0: 0xff); FP4/FP6: none
     if (s.has_nan && biased == all_ones && frac == (1u << s.frac_bits) - 1u) {
       d.kind = Decoded::Kind::nan;
       return d;
@@ -136,6 +139,8 @@ std::uint32_t canonical_nan(Format f) {
     case Format::s4:
     case Format::u4:
     case Format::s32: return 0;  // integers have no NaN
+    case Format::e4m3fnuz:
+    case Format::e5m2fnuz: return 0x80u;
   }
   return 0;
 }
@@ -145,6 +150,7 @@ std::uint32_t zero_bits(Format f, bool sign) { return spec(f).is_integer ? 0u : 
 std::uint32_t infinity_bits(Format f, bool sign) {
   const FormatSpec& s = spec(f);
   if (s.is_integer) return max_finite_bits(f, sign);
+  if (s.fnuz) return canonical_nan(f);  // no Inf: an overflow is the NaN
   if (!s.has_inf && !s.has_nan) return max_finite_bits(f, sign);
   if (!s.has_inf) return pack_fields(f, sign, (1u << s.exp_bits) - 1u, (1u << s.frac_bits) - 1u);
   return pack_fields(f, sign, (1u << s.exp_bits) - 1u, 0);
@@ -158,7 +164,7 @@ std::uint32_t max_finite_bits(Format f, bool sign) {
     return sign ? top : top - 1u;
   }
   const std::uint32_t all_frac = (1u << s.frac_bits) - 1u;
-  const bool nan_in_top_binade = !s.has_inf && s.has_nan && s.frac_bits > 0;  // e4m3: S.1111.110
+  const bool nan_in_top_binade = !s.has_inf && s.has_nan && s.frac_bits > 0 && !s.fnuz;  // e4m3: S.1111.110
   return pack_fields(f, sign, static_cast<std::uint32_t>(s.max_biased()), nan_in_top_binade ? all_frac - 1u : all_frac);
 }
 
@@ -210,7 +216,7 @@ std::uint32_t round_pack(Format f, bool sign, unsigned __int128 magnitude, int e
   const int biased = q + s.frac_bits + s.bias;
   const auto frac = static_cast<std::uint32_t>(kept - hidden);
   const std::uint32_t all_ones = (1u << s.exp_bits) - 1u;
-  const bool too_big = s.has_inf || !s.has_nan
+  const bool too_big = s.has_inf || !s.has_nan || s.fnuz
                            ? biased > s.max_biased()
                            : biased > static_cast<int>(all_ones) ||
                                  (biased == static_cast<int>(all_ones) && frac == (1u << s.frac_bits) - 1u);

@@ -1,6 +1,8 @@
 // The instruction catalog: PTX MMA instructions by architecture.
 #include "tcnum/core/instruction.hpp"
 
+#include "instruction_amd.hpp"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -13,7 +15,10 @@
 namespace tcnum {
 namespace {
 
-constexpr std::array<int, 8> kArchs{70, 75, 80, 86, 89, 90, 100, 120};
+constexpr std::array<int, 8> kNvidiaArchs{70, 75, 80, 86, 89, 90, 100, 120};
+// AMD's gfx targets by their digits, hex a as 10 (parse_arch): gfx908, gfx90a, gfx942.
+constexpr std::array<int, 3> kAmdArchs{detail::kGfx908, detail::kGfx90a, detail::kGfx942};
+constexpr std::array<int, 11> kArchs{70, 75, 80, 86, 89, 90, 100, 120, detail::kGfx908, detail::kGfx90a, detail::kGfx942};
 // tcgen05 is the datacenter Blackwell's (sm_100a/sm_100f, sm_103, sm_110); sm_120 has mma.sync only.
 constexpr int kLastTcgen05Sm = 110;
 
@@ -216,6 +221,7 @@ std::vector<Instruction> build_catalog() {
   add_blackwell_kinds(all);
   add_integer_mma(all);
   add_sparse(all);
+  detail::add_amd_mfma(all);
   return all;
 }
 
@@ -224,7 +230,10 @@ const std::vector<Instruction>& catalog() {
   return all;
 }
 
-bool available_on(const Instruction& in, int sm) { return sm >= in.min_sm && sm <= in.max_sm; }
+// An NVIDIA instruction on an NVIDIA architecture, an AMD one on a gfx target, in its range.
+bool available_on(const Instruction& in, int sm) {
+  return (in.family == Family::mfma) == is_amd_arch(sm) && sm >= in.min_sm && sm <= in.max_sm;
+}
 
 // Drops whole dot-separated qualifiers only: "mma.sync.aligned.m16n8k8.row.col..." is accepted,
 // "mma.m16n8.rowk8..." (a qualifier glued into the shape) is not.
@@ -246,7 +255,7 @@ std::string strip_suffixes(std::string_view name) {
 
 [[noreturn]] void unknown_arch(const std::string& what) {
   std::string list;
-  for (int a : kArchs) list += " sm_" + std::to_string(a);
+  for (int a : kArchs) list += " " + arch_name(a);
   throw std::invalid_argument("unknown architecture '" + what + "'; known:" + list);
 }
 
@@ -266,14 +275,26 @@ void check_formats(const Instruction& in) {
   }
 }
 
+bool is_amd_arch(int arch) { return std::find(kAmdArchs.begin(), kAmdArchs.end(), arch) != kAmdArchs.end(); }
+
+std::string arch_name(int arch) {
+  constexpr std::array<std::pair<int, const char*>, 3> kGfxNames{
+      {{detail::kGfx908, "gfx908"}, {detail::kGfx90a, "gfx90a"}, {detail::kGfx942, "gfx942"}}};
+  for (const auto& [number, name] : kGfxNames)
+    if (number == arch) return name;
+  return "sm_" + std::to_string(arch);
+}
+
 int parse_arch(std::string_view arch) {
+  for (int a : kAmdArchs)
+    if (arch == arch_name(a)) return a;
   std::string_view digits = arch;
   if (digits.substr(0, 3) == "sm_") digits.remove_prefix(3);
   if (!digits.empty() && digits.back() == 'a') digits.remove_suffix(1);
   int sm = 0;
   auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), sm);
   if (arch.substr(0, 3) != "sm_" || digits.empty() || digits[0] == '0' || ec != std::errc{} ||
-      ptr != digits.data() + digits.size() || std::find(kArchs.begin(), kArchs.end(), sm) == kArchs.end())
+      ptr != digits.data() + digits.size() || std::find(kNvidiaArchs.begin(), kNvidiaArchs.end(), sm) == kNvidiaArchs.end())
     unknown_arch(std::string(arch));  // "sm_090" too: one spelling per architecture
   return sm;
 }
@@ -306,16 +327,16 @@ Instruction parse_instruction(std::string_view name) {
     if (in.name == wanted) return in;
   throw UnknownInstruction("unknown instruction '" + shown_name(name) +
                            "' (expected a PTX name such as mma.m16n8k16.f32.bf16.bf16.f32 or "
-                           "wgmma.m64n128k32.f32.e4m3.e5m2)");
+                           "wgmma.m64n128k32.f32.e4m3.e5m2, or an AMD MFMA name such as v_mfma_f32_32x32x8_f16)");
 }
 
 Instruction find_instruction(std::string_view name, int sm) {
-  if (std::find(kArchs.begin(), kArchs.end(), sm) == kArchs.end()) unknown_arch("sm_" + std::to_string(sm));
+  if (std::find(kArchs.begin(), kArchs.end(), sm) == kArchs.end()) unknown_arch(arch_name(sm));
   const std::string wanted = strip_suffixes(name);
   for (const Instruction& in : catalog())
     if (in.name == wanted && available_on(in, sm)) return in;
   std::ostringstream os;
-  os << "instruction '" << shown_name(name) << "' is not available on sm_" << sm;
+  os << "instruction '" << shown_name(name) << "' is not available on " << arch_name(sm);
   if (wanted.rfind("mma.m8n8k4.", 0) == 0 && sm >= 80) os << kM8n8k4Gone;
   os << "; valid names there:";
   // wgmma/tcgen05 have one entry per N: list them as one pattern line each to stay readable.
@@ -324,7 +345,7 @@ Instruction find_instruction(std::string_view name, int sm) {
   for (const Instruction& in : sparse_instructions_for(sm)) listed.push_back(in);
   for (const Instruction& in : listed) {
     std::string shown = in.name;
-    if (in.family != Family::mma) {
+    if (in.family == Family::wgmma || in.family == Family::tcgen05) {
       auto m_pos = shown.find(".m");  // the shape's ".m<digits>" (not wgmma.mma_async's ".mma")
       while (m_pos != std::string::npos && !(m_pos + 2 < shown.size() && shown[m_pos + 2] >= '0' && shown[m_pos + 2] <= '9'))
         m_pos = shown.find(".m", m_pos + 1);
@@ -352,6 +373,7 @@ Instruction default_instruction(const OperandFormats& formats, int sm, std::opti
   Family own = Family::mma;
   for (const OwnFamily& f : kOwnFamily)
     if (f.sm == sm) own = f.family;
+  if (is_amd_arch(sm)) own = Family::mfma;
   auto has_types = [&](const Instruction& in) { return in.a_type == a && in.b_type == b; };
   std::vector<Instruction> cands;
   for (const Instruction& in : instructions_for(sm))
@@ -366,8 +388,11 @@ Instruction default_instruction(const OperandFormats& formats, int sm, std::opti
   if (!cands.empty()) return cands.front();
   const std::string inputs = a == b ? std::string(name_of(a)) : std::string(name_of(a)) + " × " + std::string(name_of(b));
   std::ostringstream os;
-  os << "sm_" << sm << " has no " << (family ? std::string(family == Family::mma ? "mma" : family == Family::wgmma ? "wgmma" : "tcgen05") + " " : "")
-     << "tensor-core instruction with " << inputs << " inputs and " << name_of(d) << " accumulation"
+  const auto family_text = [](Family f) {
+    return std::string(f == Family::mma ? "mma" : f == Family::wgmma ? "wgmma" : f == Family::tcgen05 ? "tcgen05" : "mfma");
+  };
+  os << arch_name(sm) << " has no " << (family ? family_text(*family) + " " : "")
+     << (is_amd_arch(sm) ? "matrix-core" : "tensor-core") << " instruction with " << inputs << " inputs and " << name_of(d) << " accumulation"
      << (c ? " with C in " + std::string(name_of(*c)) : std::string()) << (k ? " and K = " + std::to_string(k) : std::string());
   std::set<std::string> accs;
   const std::vector<Instruction> here = instructions_for(sm);
@@ -383,8 +408,9 @@ Instruction default_instruction(const OperandFormats& formats, int sm, std::opti
     for (const std::string& t : types) os << ' ' << t;
     int first = 0;  // the first architecture with such inputs
     for (const Instruction& in : catalog())
-      if (has_types(in) && (first == 0 || in.min_sm < first)) first = in.min_sm;
-    if (first > sm) os << " (" << inputs << " needs sm_" << first << " or later)";
+      if (has_types(in) && (in.family == Family::mfma) == is_amd_arch(sm) && (first == 0 || in.min_sm < first))
+        first = in.min_sm;
+    if (first > sm) os << " (" << inputs << " needs " << arch_name(first) << " or later)";
   } else {
     os << "; " << inputs << " accumulates in:";
     for (const std::string& t : accs) os << ' ' << t;

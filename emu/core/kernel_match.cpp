@@ -81,11 +81,15 @@ KernelMatch match_kernel(int sm, Format a, Format b, Format accumulator, std::st
   // The architecture first: a match must have a model (km.model() is builtin_model(sm)), and an
   // unknown one would otherwise be refused only later, by km.model(), or not at all by the
   // default instruction (sm_91 has sm_90's instructions).
-  const std::vector<int> archs = known_archs();
+  std::vector<int> archs;  // NVIDIA's: SASS kernels (AMD's gfx targets have no SASS)
+  for (int s : known_archs())
+    if (!is_amd_arch(s)) archs.push_back(s);
   if (std::find(archs.begin(), archs.end(), sm) == archs.end()) {
     std::string known;
     for (int s : archs) known += (known.empty() ? "sm_" : ", sm_") + std::to_string(s);
-    throw std::invalid_argument("tcnum::match_kernel: unknown architecture sm_" + std::to_string(sm) +
+    throw std::invalid_argument("tcnum::match_kernel: " +
+                                (is_amd_arch(sm) ? arch_name(sm) + " is AMD's: SASS kernels are NVIDIA's"
+                                                 : "unknown architecture sm_" + std::to_string(sm)) +
                                 " (no built-in model; known: " + known + ")");
   }
   if (accumulator != Format::fp32 && accumulator != Format::fp16)

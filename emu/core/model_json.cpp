@@ -14,7 +14,9 @@ namespace {
 
 using nlohmann::json;
 
-const char* family_name(Family f) { return f == Family::mma ? "mma" : f == Family::wgmma ? "wgmma" : "tcgen05"; }
+const char* family_name(Family f) {
+  return f == Family::mma ? "mma" : f == Family::wgmma ? "wgmma" : f == Family::tcgen05 ? "tcgen05" : "mfma";
+}
 const char* class_name(InputClass c) {
   switch (c) {
     case InputClass::f16: return "f16";
@@ -25,6 +27,7 @@ const char* class_name(InputClass c) {
     case InputClass::mxf8f6f4: return "mxf8f6f4";
     case InputClass::mxf4: return "mxf4";
     case InputClass::integer: return "int";
+    case InputClass::f32: return "f32";
   }
   return "?";
 }
@@ -71,7 +74,7 @@ Rounding parse_rounding(const json& j, const std::string& where) {
 Format parse_fmt(const json& j, const std::string& where) {
   const auto& s = string_at(j, where);
   if (auto f = parse_format(s)) return *f;
-  bad(where, "unknown format \"" + s + "\" (f32, f16, bf16, tf32, e4m3, e5m2, e2m1, e2m3, e3m2, ue8m0, ue4m3)");
+  bad(where, "unknown format \"" + s + "\" (f32, f16, bf16, tf32, e4m3, e5m2, e2m1, e2m3, e3m2, ue8m0, ue4m3, e4m3fnuz, e5m2fnuz)");
 }
 
 DatapathParams parse_params(const json& r, const std::string& where) {
@@ -89,7 +92,8 @@ DatapathParams parse_params(const json& r, const std::string& where) {
       if (s == "first_block") p.addend = AddendEntry::first_block;
       else if (s == "last_block") p.addend = AddendEntry::last_block;
       else if (s == "ieee_add") p.addend = AddendEntry::ieee_add;
-      else bad(w, "must be \"first_block\", \"last_block\" or \"ieee_add\"");
+      else if (s == "after_products") p.addend = AddendEntry::after_products;
+      else bad(w, "must be \"first_block\", \"last_block\", \"ieee_add\" or \"after_products\"");
     } else if (key == "flush_subnormal_inputs") p.flush_subnormal_inputs = bool_at(v, w);
     else if (key == "overflow_to_inf") p.overflow_to_inf = bool_at(v, w);
     else if (key == "block_result_frac_bits")
@@ -104,10 +108,24 @@ DatapathParams parse_params(const json& r, const std::string& where) {
       if (!v.is_null())
         p.align_exponent_floor =
             int_at(v, w, -kModelLimits.align_exponent_floor_abs_max, kModelLimits.align_exponent_floor_abs_max);
-    } else if (key != "family" && key != "inputs" && key != "d_type" && key != "source" && key != "validated" &&
+    } else if (key == "sum_round_down_bits")
+      p.sum_round_down_bits = int_at(v, w, 0, kModelLimits.round_down_bits_max);
+    else if (key == "addend_round_down_bits")
+      p.addend_round_down_bits = int_at(v, w, 0, kModelLimits.round_down_bits_max);
+    else if (key == "addend_drop_binades") {
+      if (!v.is_null()) p.addend_drop_binades = int_at(v, w, 0, kModelLimits.addend_drop_binades_max);
+    } else if (key == "product_split") p.product_split = int_at(v, w, 1, kModelLimits.product_split_max);
+    else if (key == "zero_operand_exponent") {
+      if (!v.is_null())
+        p.zero_operand_exponent =
+            int_at(v, w, -kModelLimits.zero_operand_exponent_abs_max, kModelLimits.zero_operand_exponent_abs_max);
+    } else if (key == "products_overflow_to_inf") p.products_overflow_to_inf = bool_at(v, w);
+    else if (key != "family" && key != "inputs" && key != "d_type" && key != "source" && key != "validated" &&
                key != "validations" && key != "sparse")
       bad(w, "unknown field");
   }
+  if (p.product_split > 1 && p.addend != AddendEntry::after_products)
+    bad(where + ".product_split", "a split above 1 needs addend \"after_products\"");
   return p;
 }
 
@@ -174,15 +192,16 @@ Model model_from_json(const std::string& text) {
         if (s == "mma") mr.family = Family::mma;
         else if (s == "wgmma") mr.family = Family::wgmma;
         else if (s == "tcgen05") mr.family = Family::tcgen05;
-        else bad(where + ".family", "must be mma, wgmma or tcgen05");
+        else if (s == "mfma") mr.family = Family::mfma;
+        else bad(where + ".family", "must be mma, wgmma, tcgen05 or mfma");
       }
       if (r.contains("inputs")) {
         const auto& s = string_at(r["inputs"], where + ".inputs");
         bool found = false;
         for (InputClass c : {InputClass::f16, InputClass::bf16, InputClass::tf32, InputClass::fp8, InputClass::f6f4,
-                             InputClass::mxf8f6f4, InputClass::mxf4, InputClass::integer})
+                             InputClass::mxf8f6f4, InputClass::mxf4, InputClass::integer, InputClass::f32})
           if (s == class_name(c)) mr.inputs = c, found = true;
-        if (!found) bad(where + ".inputs", "must be f16, bf16, tf32, fp8, f6f4, mxf8f6f4, mxf4 or int");
+        if (!found) bad(where + ".inputs", "must be f16, bf16, tf32, fp8, f6f4, mxf8f6f4, mxf4, int or f32");
       }
       if (r.contains("d_type")) mr.d_type = parse_fmt(r["d_type"], where + ".d_type");
       if (r.contains("sparse")) mr.sparse = bool_at(r["sparse"], where + ".sparse");
@@ -233,9 +252,10 @@ std::string model_to_json(const Model& m) {
     o["block_rounding"] = rounding_name(p.block_rounding);
     o["output_rounding"] = rounding_name(p.output_rounding);
     o["output_direct"] = p.output_direct;
-    o["addend"] = p.addend == AddendEntry::first_block ? "first_block"
-                  : p.addend == AddendEntry::last_block  ? "last_block"
-                                                         : "ieee_add";
+    o["addend"] = p.addend == AddendEntry::first_block  ? "first_block"
+                  : p.addend == AddendEntry::last_block   ? "last_block"
+                  : p.addend == AddendEntry::ieee_add     ? "ieee_add"
+                                                          : "after_products";
     o["flush_subnormal_inputs"] = p.flush_subnormal_inputs;
     o["overflow_to_inf"] = p.overflow_to_inf;
     o["block_result_frac_bits"] = p.block_result_frac_bits;
@@ -245,6 +265,14 @@ std::string model_to_json(const Model& m) {
     o["pass_interleave"] = p.pass_interleave;
     o["align_exponent_floor"] = p.align_exponent_floor ? json(*p.align_exponent_floor) : json(nullptr);
     if (p.scale_group != 1) o["scale_group"] = p.scale_group;  // block-scaled rules only
+    if (p.addend == AddendEntry::after_products) {  // its own alignment (written with it only)
+      o["sum_round_down_bits"] = p.sum_round_down_bits;
+      o["addend_round_down_bits"] = p.addend_round_down_bits;
+      o["addend_drop_binades"] = p.addend_drop_binades ? json(*p.addend_drop_binades) : json(nullptr);
+      o["product_split"] = p.product_split;
+    }
+    if (p.zero_operand_exponent) o["zero_operand_exponent"] = *p.zero_operand_exponent;
+    if (p.products_overflow_to_inf) o["products_overflow_to_inf"] = true;
     o["source"] = r.source;
     o["validated"] = r.validated;
     o["validations"] = json::array();

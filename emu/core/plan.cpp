@@ -48,6 +48,9 @@ std::string fast_inputs(const MmaPlan& plan) {
   if (p.flush_subnormal_inputs) return "flush_subnormal_inputs";
   if (!p.overflow_to_inf) return "overflow_to_inf = false (saturating sums)";
   if (p.addend == AddendEntry::last_block) return "C enters in a block of its own (addend last_block)";
+  if (p.addend == AddendEntry::after_products) return "C joins each block after its products (addend after_products)";
+  if (p.zero_operand_exponent) return "zero operands take part in the alignment (zero_operand_exponent)";
+  if (p.products_overflow_to_inf) return "products beyond the block format are Inf (products_overflow_to_inf)";
   if (!narrow_float(in.c_type) || !narrow_float(in.d_type) || !narrow_float(p.block_format))
     return "C, D or the block format is not fp32/f16";
   return "";

@@ -110,8 +110,9 @@ std::vector<Neighbour> neighbours(const DatapathParams& p, const Instruction& in
     q.block_size = size;
     add("block_size=" + std::to_string(size), q);
   }
-  constexpr std::array<std::pair<AddendEntry, const char*>, 3> entries{
-      {{AddendEntry::first_block, "first_block"}, {AddendEntry::last_block, "last_block"}, {AddendEntry::ieee_add, "ieee_add"}}};
+  constexpr std::array<std::pair<AddendEntry, const char*>, 4> entries{
+      {{AddendEntry::first_block, "first_block"}, {AddendEntry::last_block, "last_block"}, {AddendEntry::ieee_add, "ieee_add"},
+       {AddendEntry::after_products, "after_products"}}};
   for (const auto& [entry, name] : entries) {
     q = p;
     q.addend = entry;

@@ -17,7 +17,8 @@ namespace {
 // NVIDIA TF32 in the top 19 bits of a register, OCP FP8 E4M3 "fn" and E5M2, OCP MX v1.0 FP6
 // E2M3/E3M2, FP4 E2M1 and the E8M0 scale, NVFP4's unsigned E4M3 scale).
 struct Layout {
-  enum Specials { ieee, nan_all_ones, none };  // all-ones exponent = Inf/NaN; only S.1..1.1..1 NaN; none
+  // all-ones exponent = Inf/NaN; only S.1..1.1..1 NaN; none; fnuz: only 1.0..0.0..0 (the -0 pattern) NaN
+  enum Specials { ieee, nan_all_ones, none, fnuz };
   int storage_bits;
   int shift;      // position of the fields' bit 0 in the register
   int exp_bits;
@@ -36,7 +37,7 @@ struct Layout {
   // Largest fraction field at max_field(): e4m3's top binade ends one below its NaN.
   std::uint32_t max_frac() const {
     const std::uint32_t all = (1u << frac_bits) - 1u;
-    return specials == nan_all_ones && frac_bits > 0 ? all - 1u : all;
+    return specials == nan_all_ones && frac_bits > 0 ? all - 1u : all;  // fnuz: all
   }
 };
 
@@ -58,11 +59,14 @@ Layout layout(Format f) {
     case Format::s4:
     case Format::u4:
     case Format::s32: break;
+    case Format::e4m3fnuz: return {8, 0, 4, 3, 8, Layout::fnuz};
+    case Format::e5m2fnuz: return {8, 0, 5, 2, 16, Layout::fnuz};
   }
   throw std::invalid_argument("mpfr_reference: " + std::string(name_of(f)) + " is not a floating-point format");
 }
 
 std::uint32_t pack(const Layout& l, bool sign, std::uint32_t biased, std::uint32_t frac) {
+  sign = sign && !(l.specials == Layout::fnuz && biased == 0 && frac == 0);  // FNUZ has no -0
   const std::uint32_t r = (static_cast<std::uint32_t>(sign && l.is_signed) << (l.exp_bits + l.frac_bits)) |
                           (biased << l.frac_bits) | frac;
   return r << l.shift;
@@ -75,11 +79,13 @@ std::uint32_t max_bits(const Layout& l, bool sign) {
 }
 // NaN: the all-ones pattern; formats without NaN convert it to +max (CUDA's cvt to FP4/FP6).
 std::uint32_t nan_bits(const Layout& l) {
+  if (l.specials == Layout::fnuz) return 1u << (l.exp_bits + l.frac_bits);  // the -0 pattern
   return l.specials == Layout::none ? max_bits(l, false) : pack(l, false, all_ones(l.exp_bits), all_ones(l.frac_bits));
 }
 // What "±Inf" becomes in f: Inf, the NaN pattern with the sign kept (e4m3), or ±max (FP4/FP6).
 std::uint32_t inf_bits(const Layout& l, bool sign) {
   if (l.specials == Layout::none) return max_bits(l, sign);
+  if (l.specials == Layout::fnuz) return nan_bits(l);  // no Inf
   return l.specials == Layout::ieee ? pack(l, sign, all_ones(l.exp_bits), 0)
                                     : pack(l, sign, all_ones(l.exp_bits), all_ones(l.frac_bits));
 }
@@ -99,7 +105,11 @@ RefValue ref_decode(Format f, std::uint32_t bits) {
   const std::uint32_t e = (r >> l.frac_bits) & all_ones(l.exp_bits);
   RefValue v;
   v.sign = l.is_signed && ((r >> (l.exp_bits + l.frac_bits)) & 1u);
-  if (e == all_ones(l.exp_bits) && l.specials != Layout::none) {
+  if (l.specials == Layout::fnuz && v.sign && e == 0 && frac == 0) {
+    v.kind = RefValue::nan;
+    return v;
+  }
+  if (e == all_ones(l.exp_bits) && l.specials != Layout::none && l.specials != Layout::fnuz) {
     if (l.specials == Layout::ieee) {
       v.kind = frac == 0 ? RefValue::inf : RefValue::nan;
       return v;

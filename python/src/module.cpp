@@ -25,11 +25,11 @@ namespace {
 Format format_named(const std::string& name) {
   if (auto f = parse_format(name)) return *f;
   throw std::invalid_argument("unknown format '" + name + "'; valid: f32, f16, bf16, tf32, e4m3, e5m2, e2m1, e2m3, e3m2, "
-                              "ue8m0, ue4m3");
+                              "ue8m0, ue4m3, e4m3fnuz, e5m2fnuz");
 }
 
 nb::dict instruction_dict(const Instruction& in) {
-  static const char* families[] = {"mma", "wgmma", "tcgen05"};
+  static const char* families[] = {"mma", "wgmma", "tcgen05", "mfma"};
   nb::dict d;
   d["name"] = in.name;
   d["family"] = families[static_cast<int>(in.family)];
@@ -226,6 +226,7 @@ NB_MODULE(_tcnum, m) {
 
   m.def("parse_arch", [](const std::string& arch) { return parse_arch(arch); }, nb::arg("arch"));
   m.def("known_archs", &known_archs);
+  m.def("arch_name", &arch_name, nb::arg("arch"));
   m.def("instructions", [](int sm) {
     nb::list out;
     for (const Instruction& in : instructions_for(sm)) out.append(instruction_dict(in));

@@ -33,6 +33,9 @@ FORMATS = {
     "s4": (np.dtype(np.uint8), np.dtype(np.int8)),
     "u4": (np.dtype(np.uint8), np.dtype(np.uint8)),
     "s32": (np.dtype(np.uint32), np.dtype(np.int32)),
+    # AMD CDNA3's fp8/bf8: FNUZ (no Inf, no -0, NaN = 0x80)
+    "e4m3fnuz": (np.dtype(np.uint8), np.dtype(ml_dtypes.float8_e4m3fnuz)),
+    "e5m2fnuz": (np.dtype(np.uint8), np.dtype(ml_dtypes.float8_e5m2fnuz)),
 }
 
 # the range of each integer operand format (values outside are refused, not wrapped)
@@ -42,6 +45,7 @@ _ALIASES = {
     "fp32": "f32", "float32": "f32", "fp16": "f16", "float16": "f16", "half": "f16",
     "bfloat16": "bf16", "float8_e4m3fn": "e4m3", "float8_e5m2": "e5m2",
     "float4_e2m1fn": "e2m1", "float6_e2m3fn": "e2m3", "float6_e3m2fn": "e3m2", "float8_e8m0fnu": "ue8m0",
+    "float8_e4m3fnuz": "e4m3fnuz", "float8_e5m2fnuz": "e5m2fnuz",
 }
 
 # value dtype -> formats it can hold (float32 holds f32 and tf32)
@@ -57,6 +61,8 @@ _DTYPE_FORMATS = {
     np.dtype(ml_dtypes.float8_e8m0fnu): ("ue8m0",),
     np.dtype(np.int8): ("s8", "s4"),
     np.dtype(np.int32): ("s32",),
+    np.dtype(ml_dtypes.float8_e4m3fnuz): ("e4m3fnuz",),
+    np.dtype(ml_dtypes.float8_e5m2fnuz): ("e5m2fnuz",),
 }
 _RAW = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.uint32))
 
@@ -69,6 +75,7 @@ _DLPACK_DTYPES = {
 
 VALID_DTYPES = ("ml_dtypes.bfloat16, numpy.float16, ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2, "
                 "ml_dtypes.float4_e2m1fn, ml_dtypes.float6_e2m3fn, ml_dtypes.float6_e3m2fn, ml_dtypes.float8_e8m0fnu, "
+                "ml_dtypes.float8_e4m3fnuz, ml_dtypes.float8_e5m2fnuz (AMD), "
                 "numpy.float32 (f32, or tf32 with its low 13 bits ignored), numpy.int8 (s8, s4), numpy.int32 (s32), "
                 "or raw uint8/uint16/uint32 bits with a format (uint8 also holds u8 and u4 values)")
 

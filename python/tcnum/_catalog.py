@@ -36,11 +36,12 @@ class Instruction:
 
 
 def arch_number(arch) -> int:
-    """90 from "sm_90", "sm_90a" or 90; ValueError listing the known architectures."""
+    """90 from "sm_90", "sm_90a" or 90; 942 from "gfx942" or 942 (AMD: "gfx90a" is 910);
+    ValueError listing the known architectures."""
     if isinstance(arch, bool) or not isinstance(arch, (str, int)):
         raise TypeError(f"arch is a name such as 'sm_90', got {type(arch).__name__}")
     if isinstance(arch, int):
-        arch = f"sm_{arch}"
+        arch = _tcnum.arch_name(arch)
     return _tcnum.parse_arch(arch)
 
 
@@ -100,7 +101,8 @@ def resolve_model(arch, model):
 def default_instruction(a: str, b: str, d: str, arch="sm_90", c: str | None = None) -> Instruction:
     """The instruction tcnum takes for these formats on arch when none is named: the C++
     tcnum::default_instruction (one rule for the library, numprobe and Python): the
-    architecture's own family (wgmma on sm_90, tcgen05 on sm_100, mma elsewhere), the largest K,
+    architecture's own family (wgmma on sm_90, tcgen05 on sm_100, mfma on AMD's gfx targets, mma
+    elsewhere), the largest K,
     the smallest M and N. Numerics do not depend on M or N: every output element is one dot
     product of K. c: C's format when it must be a given one. ValueError saying why when there
     is none, or when the only one is block-scaled (its scales cannot be passed from Python)."""
@@ -111,7 +113,7 @@ def default_instruction(a: str, b: str, d: str, arch="sm_90", c: str | None = No
 def _default(a: str, b: str, d: str, arch: int, c: str | None) -> Instruction:
     ins = Instruction(**_tcnum.default_instruction(a, b, d, c, arch))
     if "block_scale" in ins.name:
-        raise ValueError(f"{ins.name}: on sm_{arch} only block-scaled instructions take A {a}, B {b} with D {d}; "
+        raise ValueError(f"{ins.name}: on {_tcnum.arch_name(arch)} only block-scaled instructions take A {a}, B {b} with D {d}; "
                          "give the instruction (instr=) and its scales (tcnum.gemm's scale_a, scale_b)")
     return ins
 

@@ -12,6 +12,8 @@ from ._schedule import Schedule, as_schedule
 
 _INPUT_FORMATS = ("bf16", "f16", "tf32", "e4m3", "e5m2", "e2m1", "e2m3", "e3m2")
 _INTEGER_DTYPES = {np.dtype(np.int8): "s8", np.dtype(np.uint8): "u8"}
+# AMD's gfx targets: float32 operands are f32 (v_mfma_*_f32), FNUZ fp8 their fp8/bf8.
+_AMD_INPUT_FORMATS = ("f32",) + _INPUT_FORMATS + ("e4m3fnuz", "e5m2fnuz")
 _ACC_FORMATS = ("f32", "f16")
 
 
@@ -37,6 +39,10 @@ class GemmResult(np.ndarray):
         return np.asarray(self).__reduce__()
 
 
+def _tcnum_amd_archs() -> tuple:
+    return tuple(a for a in _tcnum.known_archs() if _tcnum.arch_name(a).startswith("gfx"))
+
+
 def _values(bits: np.ndarray, fmt: str) -> np.ndarray:
     return bits.view(FORMATS[fmt][1])
 
@@ -48,7 +54,7 @@ def _check_matrix(x: np.ndarray, what: str, shape_name: str):
 
 def _model_sm(arch, model) -> tuple:
     compiled = resolve_model(arch, model)
-    return compiled, f"sm_{compiled.sm}"
+    return compiled, _tcnum.arch_name(compiled.sm)
 
 
 _EPILOGUE_OUT = ("f32", "bf16", "f16", "e4m3", "e5m2")
@@ -228,8 +234,9 @@ def gemm(a, b, c=None, *, instr=None, arch="sm_90", k_order=None, split_k=1, sch
         b_bits, _ = as_bits(b, "b", fb)
         ins = default_instruction(fa, fb, "s32", compiled.sm, c="s32")
     else:
-        a_bits, fa = as_bits(a, "a", allowed=_INPUT_FORMATS)
-        b_bits, fb = as_bits(b, "b", allowed=_INPUT_FORMATS)
+        allowed = _AMD_INPUT_FORMATS if compiled.sm in _tcnum_amd_archs() else _INPUT_FORMATS
+        a_bits, fa = as_bits(a, "a", allowed=allowed)
+        b_bits, fb = as_bits(b, "b", allowed=allowed)
         fc = None
         if mma_c is not None:
             c_arr = to_numpy(mma_c, "c")
@@ -413,7 +420,7 @@ class KernelMatch:
     to match yours) and why. .gemm(a, b, ...) is tcnum.gemm with them (epilogue options too)."""
 
     def __init__(self, d: dict):
-        self.arch = f"sm_{d['sm']}"
+        self.arch = _tcnum.arch_name(d['sm'])
         self.instruction = Instruction(**d["instruction"])
         self.k_order = list(d["k_order"]) or None
         self.split_k = int(d["split_k"])

@@ -30,7 +30,7 @@ int run_list(const ListOptions& o) {
       if (o.show_validation) row["validation"] = tcnum::validation_summary(model.validations_for(in));
       rows.push_back(row);
     }
-    std::cout << nlohmann::json{{"numprobe", version_json()}, {"arch", "sm_" + std::to_string(sm)}, {"instructions", rows}}.dump(2) << "\n";
+    std::cout << nlohmann::json{{"numprobe", version_json()}, {"arch", tcnum::arch_name(sm)}, {"instructions", rows}}.dump(2) << "\n";
     return 0;
   }
   for (const auto& in : all) {
@@ -57,7 +57,8 @@ void register_list(CLI::App& app, Status& status) {
       "Examples:\n"
       "  numprobe list --arch sm_80                (the instructions of an architecture)\n"
       "  numprobe list --arch sm_89 --validation   (and which GPUs' corpora confirm each)\n"
-      "  numprobe list --arch sm_90 --print-model  (its built-in model as JSON)\n");
+      "  numprobe list --arch sm_90 --print-model  (its built-in model as JSON)\n"
+      "  numprobe list --arch gfx942               (AMD CDNA3's MFMA instructions)\n");
   cmd->callback([o, &status] {
     if (o->old_model_flag) {
       std::cerr << "numprobe list: --model is now --print-model (--model FILE reads a model elsewhere)\n";

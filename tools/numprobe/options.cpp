@@ -9,7 +9,7 @@ namespace numprobe {
 
 CLI::Option* add_arch_option(CLI::App* cmd, std::string& arch, const std::string& context) {
   std::string archs;
-  for (int sm : tcnum::known_archs()) archs += (archs.empty() ? "" : " ") + ("sm_" + std::to_string(sm));
+  for (int sm : tcnum::known_archs()) archs += (archs.empty() ? "" : " ") + tcnum::arch_name(sm);
   return cmd->add_option("--arch", arch,
                          (context.empty() ? "" : context + ": ") + archs + " (default " + kDefaultArch + ", validated)");
 }
@@ -47,7 +47,7 @@ ModelChoice choose_model(const std::string& arch, const std::string& model_file)
   c.sm = arch_or_default(arch);
   if (model_file.empty()) {
     c.model = tcnum::builtin_model(c.sm);
-    c.description = "built-in sm_" + std::to_string(c.sm) + " model";
+    c.description = "built-in " + tcnum::arch_name(c.sm) + " model";
   } else {
     c.model = tcnum::load_model_file(model_file);
     c.description = "model file " + model_file;

@@ -15,7 +15,11 @@ namespace tcnum {
 // s8/u8, s4/u4: the integer MMA operands (two's complement or unsigned, in the low bits of a
 // uint32); s32: their C and D (docs/models.md §8.5). Integer formats have no exponent: decode
 // gives the integer (exponent 0), encode refuses them.
-enum class Format : std::uint8_t { fp32, fp16, bf16, tf32, e4m3, e5m2, e2m1, e2m3, e3m2, ue8m0, ue4m3, s8, u8, s4, u4, s32 };
+// e4m3fnuz, e5m2fnuz: AMD CDNA3's fp8 and bf8 (LLVM's f8E4M3FNUZ, f8E5M2FNUZ): biases 8 and 16,
+// no Inf, no -0, and one NaN, the negative-zero pattern 0x80.
+enum class Format : std::uint8_t {
+  fp32, fp16, bf16, tf32, e4m3, e5m2, e2m1, e2m3, e3m2, ue8m0, ue4m3, s8, u8, s4, u4, s32, e4m3fnuz, e5m2fnuz
+};
 
 enum class Rounding : std::uint8_t { nearest_even, toward_zero };
 
@@ -32,11 +36,12 @@ struct FormatSpec {
   bool is_signed = true; // ue8m0/ue4m3: no sign bit (a sign given to round_pack is dropped)
   bool has_zero = true;  // ue8m0: exponent field 0 is 2^-127, not zero (and no subnormals)
   bool is_integer = false;  // s8/u8/s4/u4/s32: frac_bits = value bits below the sign, no exponent
+  bool fnuz = false;     // the sign bit with all else zero is the one NaN: no -0, every other pattern finite
   int emin() const { return has_zero ? 1 - bias : -bias; }
   // Biased exponent of the largest finite value: the all-ones field holds Inf/NaN (IEEE), or
   // only the NaN pattern when there is no fraction to tell it apart (ue8m0).
   int max_biased() const {
-    return has_inf || (has_nan && frac_bits == 0) ? (1 << exp_bits) - 2 : (1 << exp_bits) - 1;
+    return has_inf || (has_nan && frac_bits == 0 && !fnuz) ? (1 << exp_bits) - 2 : (1 << exp_bits) - 1;
   }
   int emax() const { return max_biased() - bias; }
   int value_bits() const { return (is_signed ? 1 : 0) + exp_bits + frac_bits; }
@@ -45,8 +50,9 @@ struct FormatSpec {
 // The layout of every Format, in enum order. FP4/FP6: OCP Microscaling Formats (MX) v1.0,
 // section 5.3; ue8m0: its E8M0 scale; ue4m3: the NVFP4 scale (PTX ISA, "block scaling"), e4m3
 // without a sign bit. Integers: storage bits, no exponent, the value bits below the sign as
-// frac_bits, no Inf or NaN.
-inline constexpr std::array<FormatSpec, 16> kFormatSpecs{{
+// frac_bits, no Inf or NaN. e4m3fnuz/e5m2fnuz: AMD CDNA3 ISA, "fp8"/"bf8" (LLVM's FNUZ float
+// semantics).
+inline constexpr std::array<FormatSpec, 18> kFormatSpecs{{
     {"f32", 32, 8, 23, 127, true, 8},
     {"f16", 16, 5, 10, 15, true, 4},
     {"bf16", 16, 8, 7, 127, true, 4},
@@ -63,6 +69,8 @@ inline constexpr std::array<FormatSpec, 16> kFormatSpecs{{
     {"s4", 4, 0, 3, 0, false, 1, false, true, true, true},
     {"u4", 4, 0, 4, 0, false, 1, false, false, true, true},
     {"s32", 32, 0, 31, 0, false, 8, false, true, true, true},
+    {"e4m3fnuz", 8, 4, 3, 8, false, 2, true, true, true, false, true},
+    {"e5m2fnuz", 8, 5, 2, 16, false, 2, true, true, true, false, true},
 }};
 
 inline constexpr bool is_integer(Format f) {

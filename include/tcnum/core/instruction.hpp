@@ -10,8 +10,12 @@
 
 namespace tcnum {
 
-enum class Family : std::uint8_t { mma, wgmma, tcgen05 };
+// mfma: AMD CDNA matrix cores (v_mfma_*), on the gfx architectures (arch_name).
+enum class Family : std::uint8_t { mma, wgmma, tcgen05, mfma };
 
+// AMD's MFMA instructions by their ISA names in lower case (LLVM's spelling), e.g.
+// "v_mfma_f32_32x32x8f16" (gfx908/gfx90a), "v_mfma_f32_32x32x8_f16",
+// "v_mfma_f32_16x16x32_fp8_bf8" (gfx942); their min_sm/max_sm are gfx numbers (parse_arch).
 // One instruction as named in PTX, without .sync.aligned and layouts, e.g.
 // "mma.m16n8k16.f32.bf16.bf16.f32", "wgmma.m64n128k32.f32.e4m3.e5m2",
 // "tcgen05.mma.m128n256k16.f32.f16.f16" (tcgen05: kind implied by the input types). Blackwell's
@@ -62,9 +66,12 @@ class UnknownInstruction : public std::invalid_argument {
 // call, so that the per-element code can index the format table unchecked.
 void check_formats(const Instruction& in);
 
-// Architectures as numbers: "sm_90" -> 90, "sm_90a" -> 90. Throws on anything else.
+// Architectures as numbers: "sm_90" -> 90, "sm_90a" -> 90; AMD's gfx targets as their digits,
+// the hex digit a as 10: "gfx908" -> 908, "gfx90a" -> 910, "gfx942" -> 942. Throws on anything else.
 int parse_arch(std::string_view arch);
-std::vector<int> known_archs();
+std::vector<int> known_archs();   // NVIDIA's, then AMD's
+std::string arch_name(int arch);  // 90 -> "sm_90", 910 -> "gfx90a"
+bool is_amd_arch(int arch);       // a gfx target (its instructions are the mfma family)
 
 // Every dense instruction available on `sm` (e.g. 90): what `--instr all`, the feature tests,
 // fits and default_instruction take. The sparse forms are listed apart.

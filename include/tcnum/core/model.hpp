@@ -13,7 +13,10 @@ namespace tcnum {
 // same alignment rule) as a block of its own after all products, or added to the rounded
 // product chain by one exact IEEE addition rounded into D with output_rounding (the chain
 // then starts from +0, as an MMA whose C is the zero register, followed by FADD/HADD2).
-enum class AddendEntry : std::uint8_t { first_block, last_block, ieee_add };
+// after_products: C (and each later block's running result) joins every block after that
+// block's products are summed, with alignments of its own (sum_round_down_bits,
+// addend_round_down_bits, addend_drop_binades below; MMA-Sim's reading of AMD CDNA3).
+enum class AddendEntry : std::uint8_t { first_block, last_block, ieee_add, after_products };
 
 // Parameters of the one datapath (see docs/models.md for the meaning and evidence of each).
 struct DatapathParams {
@@ -49,6 +52,28 @@ struct DatapathParams {
   // multiplied by sa·sb, and that term aligned by the scales' exponents alone, zero or not
   // (MMA-Sim's mxf4/mxf4nvf4, g = 16). Must divide scale_block. Ignored without block scaling.
   int scale_group = 1;
+  // addend == after_products only. The block's product sum (its terms aligned and truncated
+  // with frac_bits below the largest product exponent) is rounded down (toward -Inf) to
+  // sum_round_down_bits fraction bits below E = max(products' exponent, addend's nominal
+  // exponent), the addend to addend_round_down_bits below E; the two are added exactly and
+  // rounded into block_format with block_rounding. Widths of 0..64.
+  int sum_round_down_bits = 31;
+  int addend_round_down_bits = 24;
+  // after_products: the addend is dropped (counts as zero) when its nominal exponent is more
+  // than this many binades below E. None = never (every addend is kept).
+  std::optional<int> addend_drop_binades;
+  // after_products: each block's products are split by their position j in the block into
+  // product_split sums (j mod product_split), each aligned and truncated by frac_bits below its
+  // own largest exponent; each sum is then rounded down to frac_bits below the largest of the
+  // sums' exponents and they are added exactly. 1 = one sum (no split).
+  int product_split = 1;
+  // Zeros take part in the alignment: a zero operand (A, B, or the addend) has this nominal
+  // exponent (a product's is the sum of its factors'), so a zero product can set a block's
+  // largest exponent. None = a zero product or addend is no term (no effect on the alignment).
+  std::optional<int> zero_operand_exponent;
+  // A finite product whose magnitude is beyond block_format's range is ±Inf before the sum
+  // (as an f32 product register would hold it), whatever the other terms are.
+  bool products_overflow_to_inf = false;
 
   bool operator==(const DatapathParams&) const = default;
 };
@@ -59,8 +84,9 @@ DatapathParams exact_params();
 // Which instructions a rule applies to; empty fields match anything.
 // f6f4: Blackwell's kind::f8f6f4 with an FP6/FP4 operand (or any kind::f8f6f4 on sm_120);
 // mxf8f6f4 / mxf4 (mxf4 and mxf4nvf4): the block-scaled kinds. integer: s8/u8/s4/u4 inputs,
-// exact (integer_mma.hpp; the rule's parameters are not read).
-enum class InputClass : std::uint8_t { f16, bf16, tf32, fp8, f6f4, mxf8f6f4, mxf4, integer };
+// exact (integer_mma.hpp; the rule's parameters are not read). f32: fp32 operands (AMD's
+// v_mfma_*_f32).
+enum class InputClass : std::uint8_t { f16, bf16, tf32, fp8, f6f4, mxf8f6f4, mxf4, integer, f32 };
 InputClass input_class(const Instruction& in);
 
 // Device evidence for a rule: one GPU's corpus reproduced bit for bit, naming exactly the
@@ -113,6 +139,10 @@ struct ModelLimits {
   int block_result_frac_bits_max = 52;
   int align_exponent_floor_abs_max = 100000;
   int scale_group_max = 64;
+  int round_down_bits_max = 64;       // sum_round_down_bits, addend_round_down_bits
+  int addend_drop_binades_max = 1000;
+  int product_split_max = 16;
+  int zero_operand_exponent_abs_max = 1000;
   int sm_max = 999;
 };
 inline constexpr ModelLimits kModelLimits{};
