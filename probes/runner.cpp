@@ -309,7 +309,8 @@ std::vector<std::uint32_t> run_tiles_unchecked(const Instruction& in, int tiles,
 #else
       throw DeviceError(in.name + ": this build has no wgmma probe kernels (probes/wgmma_kernels.cu missing)");
 #endif
-    case Family::tcgen05: break;
+    case Family::tcgen05:
+    case Family::mfma: break;  // mfma: AMD's, no CUDA probe
   }
   throw DeviceError(in.name + ": no probe kernels for this instruction family");
 }
