@@ -16,7 +16,7 @@ namespace {
 const char* kSim = "MMA-Sim (arXiv 2511.10909; microsoft/MMA-Sim c785138, mmasim/simulator/amd.py";
 
 ModelRule literature_rule(InputClass inputs, const DatapathParams& p, const std::string& source) {
-  return ModelRule{Family::mfma, inputs, std::nullopt, p, source, false, {}};
+  return ModelRule{Family::mfma, inputs, std::nullopt, p, source, false, {}, std::nullopt};
 }
 
 // f32 operands: a chain of IEEE fused multiply-adds in k order (fmaf(a_k, b_k, acc), RNE):
