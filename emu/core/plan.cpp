@@ -216,6 +216,9 @@ MmaPlan compile_plan(const DatapathParams& p, const Instruction& in) {
   const int pass_len = in.k / p.k_passes;
   const int block = block_length(p, in.k);
   if (pass_len % block != 0) invalid(in, "a block would straddle two passes");
+  // As the datapath checks it (datapath.cpp): here too, so that no plan compiles that it refuses.
+  if (p.addend == AddendEntry::after_products && (in.block_scaled() || p.k_passes > 1))
+    invalid(in, "addend after_products is for plain (not block-scaled, one-pass) blocks");
   if (in.block_scaled()) {
     if (p.scale_group < 1 || in.scale_block % p.scale_group != 0 || block % p.scale_group != 0)
       invalid(in, "scale_group must divide the scale block (" + std::to_string(in.scale_block) + ") and the block (" +
