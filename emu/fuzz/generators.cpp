@@ -89,7 +89,7 @@ class NormalTables {
   std::uint32_t draw(Format f, Rng& rng) { return table(f)[rng.normal_step() + Rng::kNormalSteps]; }
 
  private:
-  static constexpr std::size_t kFormats = 16;
+  static constexpr std::size_t kFormats = kFormatSpecs.size();
   const std::uint32_t* table(Format f) {
     const auto i = static_cast<std::size_t>(f);
     std::call_once(once_[i], [&] {
@@ -114,8 +114,8 @@ double value_of(Format f, std::uint32_t bits) {
   if (f == Format::fp32) return std::bit_cast<float>(bits);
   if (f == Format::bf16) return std::bit_cast<float>(bits << 16);
   if (spec(f).storage_bits > 16) return to_double(f, bits);
-  static std::array<std::once_flag, 16> once;
-  static std::array<std::vector<double>, 16> tables;
+  static std::array<std::once_flag, kFormatSpecs.size()> once;
+  static std::array<std::vector<double>, kFormatSpecs.size()> tables;
   const auto i = static_cast<std::size_t>(f);
   std::call_once(once[i], [&] {
     tables[i].resize(std::size_t{1} << spec(f).storage_bits);

@@ -83,6 +83,7 @@ def dmma_elements(a: Annotated[NDArray[numpy.uint64], dict(shape=(None, None), o
     """
     f64 DMMA elements (tcnum::dmma_element) on raw binary64 bits: a, b n×K, c n; returns D's bits.
     """
+
 def sparse_elements(model: Model, instruction: str, a: Annotated[NDArray, dict(order='C', device='cpu', writable=False)], b: Annotated[NDArray, dict(order='C', device='cpu', writable=False)], c: Annotated[NDArray, dict(order='C', device='cpu', writable=False)], meta: Annotated[NDArray, dict(order='C', device='cpu', writable=False)] | None) -> NDArray: ...
 
 def sparse_gemm(model: Model, instruction: str, a: Annotated[NDArray, dict(order='C', device='cpu', writable=False)], b: Annotated[NDArray, dict(order='C', device='cpu', writable=False)], c: Annotated[NDArray, dict(order='C', device='cpu', writable=False)] | None, m: int, n: int, k: int) -> NDArray: ...

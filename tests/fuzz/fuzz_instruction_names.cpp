@@ -2,10 +2,11 @@
 // find_instruction), lenient spellings included. The input's first line is read as an
 // architecture, the rest as a name; its first four bytes also as an sm number. Besides "no crash,
 // no UB", only std::invalid_argument escapes, and what is accepted obeys these laws:
-//  * an architecture is spelled exactly sm_NN or sm_NNa for a known NN;
+//  * an architecture is spelled exactly sm_NN or sm_NNa for a known NN, or gfxNNN as AMD names it;
 //  * a name is a catalog name with whole qualifier parts (sync, aligned, row, col) inserted
 //    between its dot-separated parts, nothing else;
-//  * find_instruction(name, sm) accepts exactly what parse_instruction accepts and sm offers.
+//  * find_instruction(name, sm) accepts exactly what parse_instruction accepts and sm offers
+//    (instructions_for / sparse_instructions_for list it).
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -39,6 +40,16 @@ bool spells(const std::string& input, const std::string& catalog_name) {
   return kept == parts_of(catalog_name);
 }
 
+// The catalog lists the instruction for the architecture (dense or sparse forms).
+bool offers(int sm, const std::string& name) {
+  const auto known = tcnum::known_archs();
+  if (std::find(known.begin(), known.end(), sm) == known.end()) return false;
+  for (const auto& list : {tcnum::instructions_for(sm), tcnum::sparse_instructions_for(sm)})
+    for (const tcnum::Instruction& in : list)
+      if (in.name == name) return true;
+  return false;
+}
+
 void check_arch(const std::string& text) {
   int sm = 0;
   try {
@@ -48,6 +59,10 @@ void check_arch(const std::string& text) {
   }
   const auto known = tcnum::known_archs();
   if (std::find(known.begin(), known.end(), sm) == known.end()) std::abort();
+  if (tcnum::is_amd_arch(sm)) {  // AMD's targets: gfxNNN exactly, as arch_name spells them
+    if (text != tcnum::arch_name(sm)) std::abort();
+    return;
+  }
   const std::string plain = "sm_" + std::to_string(sm);
   if (text != plain && text != plain + "a") std::abort();
 }
@@ -74,8 +89,7 @@ void check_name(const std::string& name, int sm_from_bytes) {
       const tcnum::Instruction found = tcnum::find_instruction(name, sm);
       if (!parsed || found.name != in.name || sm < found.min_sm || sm > found.max_sm) std::abort();
     } catch (const std::invalid_argument&) {
-      const bool known_sm = std::find(known.begin(), known.end(), sm) != known.end();
-      if (parsed && known_sm && sm >= in.min_sm && sm <= in.max_sm) std::abort();  // refused what sm offers
+      if (parsed && offers(sm, in.name)) std::abort();  // refused what sm offers
     }
   }
 }
