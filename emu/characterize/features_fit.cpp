@@ -51,6 +51,57 @@ std::string params_text(const DatapathParams& p) {
   return os.str();
 }
 
+namespace {
+
+// Unpacking A/B into a wider format changes only the nominal exponent of their subnormals (it
+// lowers it), and so the alignment exponent of a block that such a product leads. That matters
+// when a truncation at 2^(nominal - F) can reach the lowest bit of any term of the block: a
+// product, or C when it joins a block (FP6/FP4 products are too short to be cut themselves,
+// but C's low bits are). An earlier block's result is a sum of those terms, rounded: its
+// lowest bit is no lower than theirs.
+void drop_unacting_unpack(DatapathParams& e, const Instruction& in, int min_lsb, bool c_in_blocks) {
+  if (!e.unpack_format) return;
+  bool acts = e.flush_subnormal_inputs;
+  const Format u = *e.unpack_format;
+  int lowest_term_bit = min_lsb;
+  if (c_in_blocks) lowest_term_bit = std::min(lowest_term_bit, spec(in.c_type).emin() - spec(in.c_type).frac_bits);
+  for (int side = 0; side < 2; ++side) {
+    const Format f = side ? in.b_type : in.a_type, o = side ? in.a_type : in.b_type;
+    if (spec(f).emin() <= spec(u).emin()) continue;  // its subnormals keep their nominal exponent
+    const int nominal_max = spec(f).emin() + spec(o).emax();
+    if (lowest_term_bit < nominal_max - e.frac_bits) acts = true;
+  }
+  if (!acts) e.unpack_format.reset();
+}
+
+// A floor under the alignment exponent acts only when every term can lie below it. The terms
+// are the products (their factors' nominal exponents: an exact unpacking into a wider format
+// gives subnormals their true exponent), C when it joins a block, and the earlier blocks' results.
+void drop_unacting_floor(DatapathParams& e, const Instruction& in, int min_lsb, int bf_min, bool c_in_blocks) {
+  if (!e.align_exponent_floor) return;
+  const int K = in.k;
+  auto nominal_emin = [&](Format f) {
+    const int lowest = e.unpack_format ? std::max(spec(f).emin() - spec(f).frac_bits, spec(*e.unpack_format).emin())
+                                       : spec(f).emin();
+    return std::min(spec(f).emin(), lowest);
+  };
+  const bool several_blocks = e.block_size < K || e.k_passes > 1 || e.addend == AddendEntry::last_block;
+  int lowest_nominal = nominal_emin(in.a_type) + nominal_emin(in.b_type);
+  int lowest_bit = min_lsb;
+  if (c_in_blocks) {
+    lowest_nominal = std::min(lowest_nominal, spec(in.c_type).emin());
+    lowest_bit = std::min(lowest_bit, spec(in.c_type).emin() - spec(in.c_type).frac_bits);
+  }
+  if (several_blocks) {
+    lowest_nominal = std::min(lowest_nominal, spec(e.block_format).emin());
+    lowest_bit = std::min(lowest_bit, bf_min);
+  }
+  if (*e.align_exponent_floor <= lowest_nominal || lowest_bit >= *e.align_exponent_floor - e.frac_bits)
+    e.align_exponent_floor.reset();
+}
+
+}  // namespace
+
 // One pass of the normalisation below; one reset can enable another (a cut that no longer acts
 // lets C's last block become an IEEE addition), so effective_params repeats it to a fixpoint.
 DatapathParams normalise_once(const DatapathParams& p, const Instruction& in) {
@@ -130,48 +181,8 @@ DatapathParams normalise_once(const DatapathParams& p, const Instruction& in) {
   // A cut rounding to nearest can round the largest finite block result up beyond the range.
   const bool cut_rounds_up = e.block_result_frac_bits > 0 && e.block_rounding == Rounding::nearest_even;
   if (!overflow_reachable(in) && !cut_rounds_up) e.overflow_to_inf = d.overflow_to_inf;
-  // Unpacking A/B into a wider format changes only the nominal exponent of their subnormals (it
-  // lowers it), and so the alignment exponent of a block that such a product leads. That matters
-  // when a truncation at 2^(nominal - F) can reach the lowest bit of any term of the block: a
-  // product, or C when it joins a block (FP6/FP4 products are too short to be cut themselves,
-  // but C's low bits are). An earlier block's result is a sum of those terms, rounded: its
-  // lowest bit is no lower than theirs.
-  if (e.unpack_format) {
-    bool acts = e.flush_subnormal_inputs;
-    const Format u = *e.unpack_format;
-    int lowest_term_bit = min_lsb;
-    if (c_in_blocks) lowest_term_bit = std::min(lowest_term_bit, spec(in.c_type).emin() - spec(in.c_type).frac_bits);
-    for (int side = 0; side < 2; ++side) {
-      const Format f = side ? in.b_type : in.a_type, o = side ? in.a_type : in.b_type;
-      if (spec(f).emin() <= spec(u).emin()) continue;  // its subnormals keep their nominal exponent
-      const int nominal_max = spec(f).emin() + spec(o).emax();
-      if (lowest_term_bit < nominal_max - e.frac_bits) acts = true;
-    }
-    if (!acts) e.unpack_format.reset();
-  }
-  // A floor under the alignment exponent acts only when every term can lie below it. The terms
-  // are the products (their factors' nominal exponents: an exact unpacking into a wider format
-  // gives subnormals their true exponent), C when it joins a block, and the earlier blocks' results.
-  if (e.align_exponent_floor) {
-    auto nominal_emin = [&](Format f) {
-      const int lowest = e.unpack_format ? std::max(spec(f).emin() - spec(f).frac_bits, spec(*e.unpack_format).emin())
-                                         : spec(f).emin();
-      return std::min(spec(f).emin(), lowest);
-    };
-    const bool several_blocks = e.block_size < K || e.k_passes > 1 || e.addend == AddendEntry::last_block;
-    int lowest_nominal = nominal_emin(in.a_type) + nominal_emin(in.b_type);
-    int lowest_bit = min_lsb;
-    if (c_in_blocks) {
-      lowest_nominal = std::min(lowest_nominal, spec(in.c_type).emin());
-      lowest_bit = std::min(lowest_bit, spec(in.c_type).emin() - spec(in.c_type).frac_bits);
-    }
-    if (several_blocks) {
-      lowest_nominal = std::min(lowest_nominal, spec(e.block_format).emin());
-      lowest_bit = std::min(lowest_bit, bf_min);
-    }
-    if (*e.align_exponent_floor <= lowest_nominal || lowest_bit >= *e.align_exponent_floor - e.frac_bits)
-      e.align_exponent_floor.reset();
-  }
+  drop_unacting_unpack(e, in, min_lsb, c_in_blocks);
+  drop_unacting_floor(e, in, min_lsb, bf_min, c_in_blocks);
   return e;
 }
 
