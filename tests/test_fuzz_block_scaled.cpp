@@ -17,6 +17,7 @@
 #include "tcnum/fuzz/campaign.hpp"
 #include "tcnum/fuzz/generators.hpp"
 #include "tcnum/fuzz/scales.hpp"
+#include "fuzz_campaign_config.hpp"
 
 using namespace tcnum;
 namespace fs = std::filesystem;
@@ -77,14 +78,8 @@ TEST(FuzzScales, EveryDistributionDrawsItsScales) {
 }
 
 fuzz::CampaignConfig config(const fs::path& dir, std::uint64_t cases) {
-  fuzz::CampaignConfig c;
-  c.instructions = {find_instruction(kMxf8, 120), find_instruction(kNvf4, 120)};
-  c.distributions = fuzz::distribution_names();
-  c.seed = 3;
-  c.cases = cases;
-  c.out_dir = dir.string();
-  c.threads = 2;
-  c.batch = 1024;
+  fuzz::CampaignConfig c =
+      test::small_campaign(dir, {find_instruction(kMxf8, 120), find_instruction(kNvf4, 120)}, cases, 3, 1024);
   c.arch = "sm_120";
   return c;
 }

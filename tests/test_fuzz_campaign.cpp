@@ -20,6 +20,7 @@
 #include "tcnum/fuzz/campaign.hpp"
 #include "tcnum/fuzz/generators.hpp"
 #include "tcnum/fuzz/minimise.hpp"
+#include "fuzz_campaign_config.hpp"
 
 using namespace tcnum;
 namespace fs = std::filesystem;
@@ -56,14 +57,7 @@ Model negative_zeros() {
 }
 
 fuzz::CampaignConfig config(const fs::path& dir, std::vector<std::string> instrs, std::uint64_t cases) {
-  fuzz::CampaignConfig c;
-  for (const auto& n : instrs) c.instructions.push_back(find_instruction(n, 90));
-  c.distributions = fuzz::distribution_names();
-  c.seed = 7;
-  c.cases = cases;
-  c.out_dir = dir.string();
-  c.threads = 2;
-  c.batch = 1024;
+  fuzz::CampaignConfig c = test::small_campaign(dir, test::sm90_instructions(instrs), cases, 7, 1024);
   c.batches_per_round = 4;
   return c;
 }

@@ -13,6 +13,7 @@
 #include "tcnum/fuzz/campaign.hpp"
 #include "tcnum/fuzz/generators.hpp"
 #include "tcnum/fuzz/sparse_tiles.hpp"
+#include "fuzz_campaign_config.hpp"
 
 using namespace tcnum;
 namespace fs = std::filesystem;
@@ -28,14 +29,7 @@ fs::path fresh_dir(const std::string& name) {
 }
 
 fuzz::CampaignConfig config(const fs::path& dir, std::vector<std::string> instrs, std::uint64_t cases) {
-  fuzz::CampaignConfig c;
-  for (const auto& n : instrs) c.instructions.push_back(find_instruction(n, 90));
-  c.distributions = fuzz::distribution_names();
-  c.seed = 5;
-  c.cases = cases;
-  c.out_dir = dir.string();
-  c.threads = 2;
-  c.batch = 512;
+  fuzz::CampaignConfig c = test::small_campaign(dir, test::sm90_instructions(instrs), cases, 5, 512);
   c.batches_per_round = 4;
   return c;
 }
