@@ -2,7 +2,7 @@
 // MMA-Sim's reading of the hardware (Xie et al., arXiv 2511.10909; github.com/microsoft/MMA-Sim,
 // commit c785138, mmasim/simulator/amd.py and arithmetic.py: amd_fused_dot_rd_add), carried over
 // as facts, not code. No AMD device was available: no rule is validated. docs/models.md §10
-// explains each value and what tools/mmasim_agreement.py measured against MMA-Sim.
+// explains each value and what tools/mmasim/agreement.py measured against MMA-Sim.
 #include "builtin_models_amd.hpp"
 
 #include <stdexcept>
@@ -21,13 +21,10 @@ ModelRule literature_rule(InputClass inputs, const DatapathParams& p, const std:
 
 // f32 operands: a chain of IEEE fused multiply-adds in k order (fmaf(a_k, b_k, acc), RNE):
 // blocks of one product, every bit kept (frac_bits 640 spans any f32 product and addend),
-// rounded to nearest into f32, IEEE signed zeros.
+// rounded to nearest into f32, IEEE signed zeros: the exact datapath in blocks of one product.
 DatapathParams fma_chain() {
-  DatapathParams p;
-  p.frac_bits = 640;
+  DatapathParams p = exact_params();
   p.block_size = 1;
-  p.block_rounding = Rounding::nearest_even;
-  p.output_rounding = Rounding::nearest_even;
   return p;
 }
 
