@@ -119,7 +119,7 @@ struct OperandPlanes {
 // carries out of its 16 bits.
 constexpr std::int32_t kPairBias = 4096, kPairSpecial = 0x7fff, kPairNoProduct = 6000, kPairSpecialSum = 0x4000;
 
-// A chain of k-steps for `rows` rows (1 to 8, run in lockstep) × 16 GEMM lanes (16 columns):
+// A chain of k-steps for `rows` rows (1 to KernelSet::chain_rows, run in lockstep) × 16 GEMM lanes (16 columns):
 // row r's A planes are a_rows[r], A's lane of that row in planes laid out as prepare_planes
 // writes them (16 rows as the lanes): its element k of step s at + (s·k + k)·16, broadcast over
 // the lanes, block_max at + (s·blocks + b)·16; B's at + s·k·16 ([k][lane]; block_max at
@@ -172,6 +172,10 @@ using ElementForFn = ElementFn (*)(const MmaPlan& plan);
 
 struct KernelSet {
   const char* name;
+  // The rows one gemm_chain call runs in lockstep (<= kMaxChainRows): 8 where AVX-512's 32
+  // registers hold them; 4 in the narrower builds, whose 8-row chains only spill and double the
+  // build's compile time (each row count is a separate instantiation of the chain).
+  int chain_rows;
   GemmChainFn gemm_chain;
   BatchStepFn batch_step;
   PreparePlanesFn prepare_planes;

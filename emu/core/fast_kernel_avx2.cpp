@@ -11,12 +11,13 @@ namespace avx2 {
 #define TCNUM_KERNEL_EMBEDDED_ROUNDING 0
 #define TCNUM_KERNEL_MASKED_LOAD 0
 #define TCNUM_KERNEL_LANE_PERMUTE 0
+#define TCNUM_KERNEL_CHAIN_ROWS 4
 #define TCNUM_KERNEL_SHAPES 0
 #include "fast_kernel_body.inc"
 }  // namespace avx2
 TCNUM_TARGET_POP
 
-constexpr KernelSet kAvx2{"avx2", avx2::gemm_chain, avx2::batch_step, avx2::prepare_planes, avx2::element_for};
+constexpr KernelSet kAvx2{"avx2", avx2::kChainRows, avx2::gemm_chain, avx2::batch_step, avx2::prepare_planes, avx2::element_for};
 
 }  // namespace
 

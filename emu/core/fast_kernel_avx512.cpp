@@ -15,12 +15,13 @@ namespace avx512 {
 #define TCNUM_KERNEL_LANE_PERMUTE 1
 // The common block layouts (8, 16, 32 products; one or two blocks) as compile-time shapes: here
 // only, where the speed is measured, to keep the build short.
+#define TCNUM_KERNEL_CHAIN_ROWS 8
 #define TCNUM_KERNEL_SHAPES 1
 #include "fast_kernel_body.inc"
 }  // namespace avx512
 TCNUM_TARGET_POP
 
-constexpr KernelSet kAvx512{"avx512", avx512::gemm_chain, avx512::batch_step, avx512::prepare_planes,
+constexpr KernelSet kAvx512{"avx512", avx512::kChainRows, avx512::gemm_chain, avx512::batch_step, avx512::prepare_planes,
                             avx512::element_for};
 
 }  // namespace

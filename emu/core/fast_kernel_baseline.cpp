@@ -10,11 +10,12 @@ namespace baseline {
 #define TCNUM_KERNEL_EMBEDDED_ROUNDING 0
 #define TCNUM_KERNEL_MASKED_LOAD 0
 #define TCNUM_KERNEL_LANE_PERMUTE 0
+#define TCNUM_KERNEL_CHAIN_ROWS 4
 #define TCNUM_KERNEL_SHAPES 0
 #include "fast_kernel_body.inc"
 }  // namespace baseline
 
-constexpr KernelSet kBaseline{TCNUM_KERNEL_X86 ? "baseline" : "portable", baseline::gemm_chain, baseline::batch_step,
+constexpr KernelSet kBaseline{TCNUM_KERNEL_X86 ? "baseline" : "portable", baseline::kChainRows, baseline::gemm_chain, baseline::batch_step,
                               baseline::prepare_planes, baseline::element_for};
 
 }  // namespace

@@ -160,7 +160,7 @@ class Planes {
   PlaneStore& store_ = plane_store();
 };
 
-// Runs rows [i0, i0 + rows) (rows <= kMaxChainRows, in lockstep) × the 16 lanes of group g
+// Runs rows [i0, i0 + rows) (rows <= KernelSet::chain_rows, in lockstep) × the 16 lanes of group g
 // through k-steps [t, t_end); the step at `c_step` (or none: -1) takes C. Lanes the kernel hands
 // back take the reference for that one step, then the kernel resumes. acc: rows × 16 values.
 void advance(const GemmCall& call, const Planes& planes, const MmaPlan& first, const MmaPlan& rest, std::size_t i0,
@@ -201,6 +201,7 @@ void run_fast(const GemmCall& call, const MmaPlan& first, const MmaPlan& rest, s
   const int chunk = std::max(1, static_cast<int>(16384 / (call.ik * kLanes * 8)));
   const std::size_t row_blocks = (M + kRows - 1) / kRows;
   const bool single = call.single_chain();
+  const auto chain_rows = static_cast<std::size_t>(kernels().chain_rows);
   auto task = [&](std::size_t task_index) {
     const std::size_t g = task_index % groups, i0 = task_index / groups * kRows, rows = std::min(kRows, M - i0);
     const std::size_t j0 = g * kLanes, lanes = std::min<std::size_t>(kLanes, N - j0);
@@ -214,8 +215,8 @@ void run_fast(const GemmCall& call, const MmaPlan& first, const MmaPlan& rest, s
       const int c_step = chain.from_c ? chain.begin : -1;
       for (int t0 = chain.begin; t0 < chain.end; t0 += chunk) {
         const int t1 = std::min(t0 + chunk, chain.end);
-        for (std::size_t r = 0; r < rows; r += kMaxChainRows)
-          advance(call, planes, first, rest, i0 + r, static_cast<int>(std::min<std::size_t>(kMaxChainRows, rows - r)), g,
+        for (std::size_t r = 0; r < rows; r += chain_rows)
+          advance(call, planes, first, rest, i0 + r, static_cast<int>(std::min(chain_rows, rows - r)), g,
                   acc[r], c_step, t0, t1);
       }
       for (std::size_t r = 0; r < rows; ++r)

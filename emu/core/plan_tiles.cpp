@@ -39,6 +39,7 @@ std::size_t mma_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_
   b_sig.resize(groups * K * kLanes), b_near.resize(b_sig.size()), b_exp.resize(b_sig.size());
   b_max.resize(groups * blocks * kLanes), b_pairs.resize(groups * K2 * kLanes);
   const detail::GemmChainFn chain = detail::kernels().gemm_chain;
+  const auto chain_rows = static_cast<std::size_t>(detail::kernels().chain_rows);
   const std::uint32_t d_zero = zero_bits(in.d_type, false);
   std::size_t slow = 0;
   const detail::PreparePlanesFn prepare = detail::kernels().prepare_planes;
@@ -74,8 +75,8 @@ std::size_t mma_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_
       const std::size_t j0 = g * kLanes, lanes = std::min(kLanes * std::size_t{1}, N - j0), at = g * K * kLanes;
       const detail::OperandPlanes b_planes{&b_sig[at], &b_near[at], &b_exp[at], &b_max[g * blocks * kLanes],
                                            &b_pairs[g * K2 * kLanes]};
-      for (std::size_t i0 = 0; i0 < M; i0 += kMaxChainRows) {
-        const int rows = static_cast<int>(std::min<std::size_t>(kMaxChainRows, M - i0));
+      for (std::size_t i0 = 0; i0 < M; i0 += chain_rows) {
+        const int rows = static_cast<int>(std::min(chain_rows, M - i0));
         detail::OperandPlanes a_rows[kMaxChainRows];
         std::uint32_t acc[kMaxChainRows * kLanes], failed[kMaxChainRows] = {};
         for (int r = 0; r < rows; ++r) {
