@@ -1,4 +1,4 @@
-// The frozen reference generators (tcnum/reference/generators.hpp) must keep producing the same
+// The frozen reference generators (tcnum/reference/frozen_corpus_generators.hpp) must keep producing the same
 // bits: the recorded corpora were drawn from them, and `numprobe record`/`check` redraw those
 // cases from (instruction, distribution, seed). A changed hash here means a corpus can no longer
 // be regenerated from its seed.
@@ -14,7 +14,7 @@
 
 #include "generator_stream_hash.hpp"
 #include "tcnum/core/instruction.hpp"
-#include "tcnum/reference/generators.hpp"
+#include "tcnum/reference/frozen_corpus_generators.hpp"
 
 using namespace tcnum;
 
@@ -41,9 +41,9 @@ TEST(FrozenGeneratorStream, EveryDistributionDrawsThePinnedBits) {
   for (const Pinned& p : kPinned) {
     const Instruction in = find_instruction(p.instruction, p.sm);
     StreamHash h;
-    for (const std::string& dist : distribution_names()) {
+    for (const std::string& dist : reference::frozen_v1::distribution_names()) {
       h.add_text(dist);
-      for (const Case& c : generate(in, dist, 24, 2027)) h.add_case(c);
+      for (const Case& c : reference::frozen_v1::generate(in, dist, 24, 2027)) h.add_case(c);
     }
     EXPECT_EQ(h.value(), p.hash) << p.instruction << ": now 0x" << std::hex << h.value();
   }
