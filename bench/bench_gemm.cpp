@@ -27,6 +27,7 @@
 #include "tcnum/core/gemm.hpp"
 #include "tcnum/core/instruction.hpp"
 #include "tcnum/core/model.hpp"
+#include "tcnum/core/build_info.hpp"
 #include "tcnum/core/plan.hpp"
 #include "tcnum/reference/mpfr_reference.hpp"
 
@@ -183,7 +184,7 @@ void BM_MmaElement(benchmark::State& state, const Config& cfg) {
   for (auto _ : state) {
     const std::span<const std::uint32_t> ai{a.data() + i * k, k}, bi{b.data() + i * k, k};
     std::uint32_t d = how == 0   ? tcnum::mma_element(plan, ai, bi, c[i])
-                      : how == 1 ? tcnum::mma_element_reference(plan.params, in, ai, bi, c[i])
+                      : how == 1 ? tcnum::mma_element(plan, ai, bi, c[i], tcnum::Datapath::reference)
                                  : tcnum::exact_dot_rounded(in.a_type, in.b_type, in.c_type, ai, bi, c[i], in.d_type,
                                                             tcnum::Rounding::nearest_even);
     benchmark::DoNotOptimize(d);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "tcnum/core/detail/fast_program.hpp"  // white-box: the fast kernel alone (fast_element_only)
 #include "tcnum/core/dot.hpp"
 #include "tcnum/core/gemm.hpp"
 #include "tcnum/core/model.hpp"
@@ -91,7 +92,7 @@ TEST(BlockScaledCatalog, EveryNewInstructionHasARuleAndAFastPlan) {
   const MmaPlan plan = compile_plan(builtin_model(120), mx);
   const std::vector<std::uint32_t> a(32, 0x38), b(32, 0x2);
   std::uint32_t d = 0;
-  EXPECT_FALSE(mma_element_fast(plan, a, b, 0, d));
+  EXPECT_FALSE(detail::fast_element_only(plan, a, b, 0, d));
   EXPECT_THROW(mma_element(plan, a, b, 0), std::invalid_argument);
   EXPECT_THROW(mma_batch(plan, 1, a.data(), b.data(), &d, &d), std::invalid_argument);
 }
@@ -120,9 +121,9 @@ TEST(BlockScaledElement, ZeroGroupWithLargeScaleTruncatesC) {
   DatapathParams p = builtin_model(120).params_for(in);
   ASSERT_EQ(p.scale_group, 16);
   ASSERT_EQ(p.frac_bits, 35);
-  EXPECT_EQ(mma_element_reference(p, in, zeros, zeros, c, sa, sb), f32_bits(1.0f));
+  EXPECT_EQ(mma_element(p, in, zeros, zeros, c, sa, sb), f32_bits(1.0f));
   p.scale_group = 1;  // the alternative model, one line
-  EXPECT_EQ(mma_element_reference(p, in, zeros, zeros, c, sa, sb), c);
+  EXPECT_EQ(mma_element(p, in, zeros, zeros, c, sa, sb), c);
 }
 
 // Power-of-two (ue8m0) scales commute with the datapath of mxf8f6f4 (scale_group 1): scaling
@@ -136,8 +137,8 @@ RC_GTEST_PROP(BlockScaledLaws, Ue8m0ScalesShiftTheMxf8ResultExactly, ()) {
   for (auto& x : b) x = *rc::gen::inRange<std::uint32_t>(0, 16);  // every e2m1
   const int s = *rc::gen::inRange(-20, 20);
   const std::vector<std::uint32_t> unit = {0x7f}, scaled = {static_cast<std::uint32_t>(0x7f + s)};
-  const std::uint32_t d1 = mma_element_reference(p, in, a, b, 0, unit, unit);
-  const std::uint32_t d2 = mma_element_reference(p, in, a, b, 0, scaled, scaled);
+  const std::uint32_t d1 = mma_element(p, in, a, b, 0, unit, unit);
+  const std::uint32_t d2 = mma_element(p, in, a, b, 0, scaled, scaled);
   float f1, f2;
   std::memcpy(&f1, &d1, 4);
   std::memcpy(&f2, &d2, 4);
@@ -175,8 +176,8 @@ RC_GTEST_PROP(BlockScaledLaws, ExactModelMatchesMpfr, ()) {
   const int group = *rc::gen::elementOf(std::vector<int>{1, 16});
   DatapathParams p = exact_params();
   p.scale_group = group;
-  const std::uint32_t got = mma_element_reference(p, in, a, b, c, sa, sb);
-  RC_ASSERT(mma_element_reference(compile_plan(p, in), a, b, c, sa, sb) == got);  // the plan's schedule: same datapath
+  const std::uint32_t got = mma_element(p, in, a, b, c, sa, sb);
+  RC_ASSERT(mma_element(compile_plan(p, in), a, b, c, sa, sb, Datapath::reference) == got);  // the plan's schedule: same datapath
   const std::uint32_t want = exact_dot_rounded(in.a_type, in.b_type, Format::fp32, a, b, c,
                                                ScaleVectors{in.scale_type, in.scale_block, sa, sb}, Format::fp32,
                                                Rounding::nearest_even);
@@ -300,10 +301,10 @@ TEST(BlockScaledModels, ScaleGroupsTheReferenceCannotSumExactlyAreRefused) {
         << e.what();
   }
   const std::vector<std::uint32_t> ones(32, 0x3c), unit_scales(1, 127);
-  EXPECT_THROW(mma_element_reference(p, wide, ones, ones, 0, unit_scales, unit_scales), std::invalid_argument);
+  EXPECT_THROW(mma_element(p, wide, ones, ones, 0, unit_scales, unit_scales), std::invalid_argument);
   const Instruction narrow = find_instruction("tcgen05.mma.m128n16k32.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e4m3.e4m3.ue8m0", 100);
   p.scale_group = 32;
   const std::vector<std::uint32_t> e4m3_ones(32, 0x38);
-  EXPECT_EQ(mma_element_reference(compile_plan(p, narrow), e4m3_ones, e4m3_ones, 0, unit_scales, unit_scales),
+  EXPECT_EQ(mma_element(compile_plan(p, narrow), e4m3_ones, e4m3_ones, 0, unit_scales, unit_scales, Datapath::reference),
             f32_bits(32.0f));
 }

@@ -9,9 +9,10 @@
 #include <vector>
 
 #include "tcnum/core/corpus.hpp"
-#include "tcnum/reference/generators.hpp"
+#include "tcnum/reference/frozen_corpus_generators.hpp"
 
 using namespace tcnum;
+using namespace tcnum::reference::frozen_v1;  // the frozen corpus generators' own tests
 
 namespace {
 

@@ -18,8 +18,8 @@
 
 #include "tcnum/core/plan.hpp"
 #include "tcnum/core/dot.hpp"
-#include "tcnum/reference/generators.hpp"
 #include "tcnum/core/model.hpp"
+#include "tcnum/fuzz/generators.hpp"
 #include "tcnum/reference/mpfr_reference.hpp"
 #include "test_support.hpp"
 
@@ -144,9 +144,9 @@ RC_GTEST_PROP(DatapathLaws, ExactModelIsCorrectlyRoundedSumFinite, ()) {
 // (a'') The law on the generators' distributions (deterministic, all combinations).
 TEST(DatapathLaws, ExactModelMatchesMpfrOnEveryDistribution) {
   for (const Instruction& in : combos())
-    for (const std::string& dist : distribution_names()) {
+    for (const std::string& dist : fuzz::distribution_names()) {
       int failures = 0;
-      for (const Case& g : generate(in, dist, 40, 0xabcdef)) {
+      for (const Case& g : fuzz::generate_cases(in, exact_params(), dist, 40, 0xabcdef)) {
         const std::uint32_t want = exact_dot_rounded(in.a_type, in.b_type, in.c_type, g.a, g.b, g.c, in.d_type,
                                                      Rounding::nearest_even);
         const std::uint32_t got = mma_element(exact_params(), in, g.a, g.b, g.c);
@@ -257,7 +257,7 @@ TEST(DatapathLaws, ReorderingAcrossBlocksCanChangeTheResult) {
     if (block >= in.k) continue;  // one block: nothing to move across
     bool this_one = false;
     for (const char* dist : {"cancel", "spread", "normal"}) {
-      for (const Case& g : generate(in, dist, 400, 2024)) {
+      for (const Case& g : fuzz::generate_cases(in, p, dist, 400, 2024)) {
         Case pc{g.a, g.b, g.c};
         const std::uint32_t before = mma_element(p, in, pc.a, pc.b, pc.c);
         // Shift every product by half a block (by one interleave step between passes):

@@ -14,7 +14,7 @@
 #include "tcnum/core/dot.hpp"
 #include "tcnum/core/instruction.hpp"
 #include "tcnum/core/model.hpp"
-#include "tcnum/reference/generators.hpp"
+#include "tcnum/fuzz/generators.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -51,8 +51,8 @@ RC_GTEST_PROP(EffectiveParams, LeavesResultsUnchanged, ()) {
   RC_LOG() << in.name << "\n  given     " << features::params_text(p) << "\n  effective "
            << features::params_text(e) << "\n";
   const auto seed = *rc::gen::arbitrary<std::uint64_t>();
-  for (const std::string& dist : distribution_names())
-    for (const Case& g : generate(in, dist, 12, seed)) {
+  for (const std::string& dist : fuzz::distribution_names())
+    for (const Case& g : fuzz::generate_cases(in, p, dist, 12, seed)) {
       const std::uint32_t given = mma_element(p, in, g.a, g.b, g.c), effective = mma_element(e, in, g.a, g.b, g.c);
       RC_ASSERT(test::hex(given) + " (" + dist + ")" == test::hex(effective) + " (" + dist + ")");
     }

@@ -17,6 +17,8 @@
 #include <string_view>
 #include <tuple>
 
+#include "tcnum/core/build_info.hpp"
+#include "tcnum/core/detail/fast_program.hpp"  // white-box: the fast kernel alone (fast_element_only)
 #include "tcnum/core/dot.hpp"
 #include "tcnum/core/gemm.hpp"
 #include "tcnum/core/model.hpp"
@@ -28,22 +30,6 @@ namespace tcnum {
 namespace {
 
 using fuzz::distribution_names;
-
-// The generators every build has (MPFR-free: include/tcnum/fuzz/generators.hpp), as cases; `model`
-// is the model under test (the boundary distribution builds its cases from it).
-std::vector<Case> generate(const Instruction& in, const DatapathParams& model, std::string_view dist,
-                           std::size_t count, std::uint64_t seed) {
-  const auto K = static_cast<std::size_t>(in.k);
-  std::vector<std::uint32_t> a(count * K), b(count * K), c(count);
-  fuzz::generate(in, model, dist, seed, count, a.data(), b.data(), c.data());
-  std::vector<Case> cases(count);
-  for (std::size_t t = 0; t < count; ++t) {
-    cases[t].a.assign(a.begin() + static_cast<std::ptrdiff_t>(t * K), a.begin() + static_cast<std::ptrdiff_t>((t + 1) * K));
-    cases[t].b.assign(b.begin() + static_cast<std::ptrdiff_t>(t * K), b.begin() + static_cast<std::ptrdiff_t>((t + 1) * K));
-    cases[t].c = c[t];
-  }
-  return cases;
-}
 
 // A plan's parameters as the model JSON of one rule (logged when a property fails).
 std::string params_json(const DatapathParams& p, int sm) {
@@ -68,7 +54,7 @@ TEST(FastPath, EqualsReferenceOnEveryInstructionAndDistribution) {
       const MmaPlan plan = compile_plan(model, in);
       fast_plans += plan.fast;
       for (const std::string& dist : distribution_names()) {
-        const auto cases = generate(in, plan.params, dist, 96, 0x5eed + static_cast<std::uint64_t>(sm));
+        const auto cases = fuzz::generate_cases(in, plan.params, dist, 96, 0x5eed + static_cast<std::uint64_t>(sm));
         std::vector<std::uint32_t> a, b, c, d(cases.size());
         for (const auto& g : cases) {
           a.insert(a.end(), g.a.begin(), g.a.end());
@@ -76,13 +62,16 @@ TEST(FastPath, EqualsReferenceOnEveryInstructionAndDistribution) {
           c.push_back(g.c);
         }
         mma_batch(plan, cases.size(), a.data(), b.data(), c.data(), d.data());
+        std::vector<std::uint32_t> d_reference(cases.size());
+        ASSERT_EQ(mma_batch(plan, cases.size(), a.data(), b.data(), c.data(), d_reference.data(), Datapath::reference),
+                  cases.size());
         for (std::size_t t = 0; t < cases.size(); ++t) {
-          const std::uint32_t want = mma_element_reference(plan.params, in, cases[t].a, cases[t].b, cases[t].c);
+          const std::uint32_t want = mma_element(plan, cases[t].a, cases[t].b, cases[t].c, Datapath::reference);
           ASSERT_EQ(d[t], want) << "sm_" << sm << " " << in.name << " " << dist << " case " << t;
           ASSERT_EQ(mma_element(plan, cases[t].a, cases[t].b, cases[t].c), want)
               << "scalar path: sm_" << sm << " " << in.name << " " << dist << " case " << t;
-          ASSERT_EQ(mma_element_reference(plan, cases[t].a, cases[t].b, cases[t].c), want)
-              << "reference through the plan's schedule: sm_" << sm << " " << in.name << " " << dist << " case " << t;
+          ASSERT_EQ(d_reference[t], want)
+              << "reference batch: sm_" << sm << " " << in.name << " " << dist << " case " << t;
           ++checked;
         }
       }
@@ -118,12 +107,12 @@ TEST(FastPath, NormalInputsStayOnTheFastKernel) {
     const char* name = named.name;
     const Instruction in = find_instruction(name, named.sm);
     const MmaPlan plan = compile_plan(builtin_model(named.sm), in);
-    const auto cases = generate(in, plan.params, "normal", 256, 7);
+    const auto cases = fuzz::generate_cases(in, plan.params, "normal", 256, 7);
     std::size_t slow = 0, slow_elements = 0;
     for (const auto& g : cases) {
       std::uint32_t d = 0;
       slow += mma_batch(plan, 1, g.a.data(), g.b.data(), &g.c, &d);
-      slow_elements += !mma_element_fast(plan, g.a, g.b, g.c, d);
+      slow_elements += !detail::fast_element_only(plan, g.a, g.b, g.c, d);
     }
     EXPECT_EQ(slow, 0u) << name;
     EXPECT_EQ(slow_elements, 0u) << name << ": single elements";
@@ -149,7 +138,7 @@ TEST(FastPath, EverySingleElementOperandPairEqualsReference) {
     const Instruction in = find_instruction(cs.name, cs.sm);
     const MmaPlan plan = compile_plan(builtin_model(cs.sm), in);
     ASSERT_TRUE(plan.fast) << cs.name;
-    const auto cases = generate(in, plan.params, "normal", 64, 11);
+    const auto cases = fuzz::generate_cases(in, plan.params, "normal", 64, 11);
     const unsigned shift = in.a_type == Format::bf16 ? 8 : 0;
     const auto k = static_cast<unsigned>(in.k);
     // Patterns per operand: 256 (fp8; bf16's high byte), 64 (FP6), 16 (FP4).
@@ -164,9 +153,9 @@ TEST(FastPath, EverySingleElementOperandPairEqualsReference) {
           a[at] = ((x + 37 * j) % na) << shift;
           b[at] = ((y + 59 * j) % nb) << shift;
         }
-        const std::uint32_t want = mma_element_reference(plan.params, in, a, b, c);
+        const std::uint32_t want = mma_element(plan, a, b, c, Datapath::reference);
         std::uint32_t d = 0;
-        if (mma_element_fast(plan, a, b, c, d)) {
+        if (detail::fast_element_only(plan, a, b, c, d)) {
           ++fast;
           ASSERT_EQ(d, want) << cs.name << " sm_" << cs.sm << " a pattern 0x" << std::hex << x << " b pattern 0x" << y;
         }
@@ -203,10 +192,10 @@ TEST(FastPath, WideBlockSumsBeyondInt32EqualReference) {
       const std::vector<std::uint32_t> row(a.begin() + i * K, a.begin() + (i + 1) * K);
       std::vector<std::uint32_t> col;
       for (int k = 0; k < K; ++k) col.push_back(b[static_cast<std::size_t>(k * N + j)]);
-      const std::uint32_t want = mma_element_reference(plan, row, col, 0);
+      const std::uint32_t want = mma_element(plan, row, col, 0, Datapath::reference);
       EXPECT_EQ(fast[static_cast<std::size_t>(i * N + j)], want) << "row " << i << " column " << j;
       std::uint32_t d = 0;
-      EXPECT_TRUE(mma_element_fast(plan, row, col, 0, d)) << "a single element sums in double";
+      EXPECT_TRUE(detail::fast_element_only(plan, row, col, 0, d)) << "a single element sums in double";
       EXPECT_EQ(d, want) << "row " << i << " column " << j;
       mma_batch(plan, 1, row.data(), col.data(), &c[0], &d);
       EXPECT_EQ(d, want) << "batch: row " << i << " column " << j;
@@ -264,7 +253,7 @@ void check_hard_batch(const MmaPlan& plan, std::size_t count) {
   RC_LOG() << in.name << ": " << params_json(plan.params, 0) << (plan.fast ? " (fast)" : " (reference only)") << "\n";
   for (std::size_t t = 0; t < d.size(); ++t) {
     const std::span<const std::uint32_t> at{a.data() + t * k, k}, bt{b.data() + t * k, k};
-    const std::uint32_t want = mma_element_reference(plan.params, in, at, bt, c[t]);
+    const std::uint32_t want = mma_element(plan, at, bt, c[t], Datapath::reference);
     const std::uint32_t scalar = mma_element(plan, at, bt, c[t]);
     if (d[t] != want || scalar != want) {
       RC_LOG() << "case " << t << ": a";
@@ -312,7 +301,7 @@ RC_GTEST_PROP(FastPath, GemmEqualsReferenceGemm, ()) {
   const auto seed = *rc::gen::arbitrary<std::uint32_t>();
   // Elements drawn from the distribution's cases: each case supplies a row of A, a column of B
   // and a C.
-  const auto cases = generate(in, builtin_model(sm).params_for(in), dist, static_cast<std::size_t>(m * n * steps + m + n), seed);
+  const auto cases = fuzz::generate_cases(in, builtin_model(sm).params_for(in), dist, static_cast<std::size_t>(m * n * steps + m + n), seed);
   std::vector<std::uint32_t> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(k * n)),
       c(static_cast<std::size_t>(m * n));
   std::size_t next = 0;
@@ -347,7 +336,7 @@ TEST(FastPath, ChainShapesEqualReferenceGemmOnEveryDistribution) {
       const Model& model = builtin_model(sm);
       const int k = 3 * in.k;
       for (const std::string& dist : distribution_names()) {
-        const auto cases = generate(in, model.params_for(in), dist, static_cast<std::size_t>(m + n + m * n), 17);
+        const auto cases = fuzz::generate_cases(in, model.params_for(in), dist, static_cast<std::size_t>(m + n + m * n), 17);
         std::vector<std::uint32_t> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(k * n)),
             c(static_cast<std::size_t>(m * n));
         const auto K = static_cast<std::size_t>(in.k);

@@ -39,12 +39,13 @@ const char* kInstructions[] = {"mma.m16n8k16.f32.bf16.bf16.f32", "mma.m16n8k16.f
 // Every element through the reference datapath, from its own row, column and C.
 std::vector<std::uint32_t> reference_tiles(const DatapathParams& p, const Instruction& in, const Tiles& x) {
   const std::size_t M = in.m, N = in.n, K = in.k;
+  const MmaPlan plan = compile_plan(p, in);
   std::vector<std::uint32_t> d(x.count * M * N);
   for (std::size_t t = 0; t < x.count; ++t)
     for (std::size_t i = 0; i < M; ++i)
       for (std::size_t j = 0; j < N; ++j)
-        d[(t * M + i) * N + j] = mma_element_reference(p, in, {x.a.data() + (t * M + i) * K, K},
-                                                       {x.b.data() + (t * N + j) * K, K}, x.c[(t * M + i) * N + j]);
+        d[(t * M + i) * N + j] = mma_element(plan, {x.a.data() + (t * M + i) * K, K}, {x.b.data() + (t * N + j) * K, K},
+                                             x.c[(t * M + i) * N + j], Datapath::reference);
   return d;
 }
 

@@ -19,6 +19,7 @@
 #include "tcnum/core/gemm.hpp"
 #include "tcnum/core/instruction.hpp"
 #include "tcnum/core/model.hpp"
+#include "tcnum/core/plan.hpp"
 #include "tcnum/core/types.hpp"
 
 namespace tcnum {
@@ -120,9 +121,10 @@ TEST(Gemm, OneStepIsMmaElementPerElement) {
   }
 }
 
-// mma_tile is the tile level: B column-major (column n at n·K), the instruction's own M, N, K.
-// It equals a one-step gemm (B row-major) of the same values, and mma_element per element.
-TEST(MmaTile, IsOneStepGemmWithBColumnMajor) {
+// mma_tiles is the tile level: B column-major (column n at n·K), the instruction's own M, N, K.
+// A tile equals a one-step gemm (B row-major) of the same values, and mma_element per element,
+// on either datapath.
+TEST(MmaTiles, IsOneStepGemmWithBColumnMajor) {
   for (const auto& [sm, name] : cases()) {
     SCOPED_TRACE(name);
     const Instruction in = find_instruction(name, sm);
@@ -131,9 +133,13 @@ TEST(MmaTile, IsOneStepGemmWithBColumnMajor) {
     Bits b_columns(p.b.size());
     for (int kk = 0; kk < in.k; ++kk)
       for (int j = 0; j < in.n; ++j) b_columns[std::size_t(j) * in.k + kk] = p.b[std::size_t(kk) * in.n + j];
-    Bits d(std::size_t(in.m) * in.n);
-    mma_tile(model, in, p.a.data(), b_columns.data(), p.c.data(), d.data());
+    Bits d(std::size_t(in.m) * in.n), d_reference(d.size());
+    const MmaPlan plan = compile_plan(model, in);
+    mma_tiles(plan, 1, p.a.data(), b_columns.data(), p.c.data(), d.data());
     EXPECT_EQ(d, gemm_of(model, in, p));
+    EXPECT_EQ(mma_tiles(plan, 1, p.a.data(), b_columns.data(), p.c.data(), d_reference.data(), Datapath::reference),
+              d.size());
+    EXPECT_EQ(d_reference, d);
     const int i = in.m - 1, j = in.n / 2;
     EXPECT_EQ(d[std::size_t(i) * in.n + j],
               mma_element(model.params_for(in), in, {p.a.data() + std::size_t(i) * in.k, std::size_t(in.k)},

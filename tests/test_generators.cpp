@@ -1,5 +1,5 @@
 // Generators: reproducibility, validity of every pattern, and the property each
-// distribution promises in include/tcnum/reference/generators.hpp.
+// distribution promises in include/tcnum/reference/frozen_corpus_generators.hpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,12 +10,13 @@
 #include <vector>
 
 #include "tcnum/core/format.hpp"
-#include "tcnum/reference/generators.hpp"
+#include "tcnum/reference/frozen_corpus_generators.hpp"
 #include "tcnum/core/instruction.hpp"
 #include "tcnum/reference/mpfr_reference.hpp"
 #include "test_support.hpp"
 
 using namespace tcnum;
+using namespace tcnum::reference::frozen_v1;  // the frozen corpus generators' own tests
 
 namespace {
 

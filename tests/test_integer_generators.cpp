@@ -1,4 +1,4 @@
-// The reference generators on integer instructions (tcnum/reference/generators.hpp): valid
+// The reference generators on integer instructions (tcnum/reference/frozen_corpus_generators.hpp): valid
 // patterns only, each distribution's promise (C near the ends of s32 under spread, the extremes
 // under special, cancelling pairs and C = -sum ± 1 under cancel, small values under subnorm),
 // and the same cases for the same seed (a prefix for fewer cases).
@@ -10,11 +10,12 @@
 #include <set>
 
 #include "tcnum/core/instruction.hpp"
-#include "tcnum/reference/generators.hpp"
+#include "tcnum/reference/frozen_corpus_generators.hpp"
 
 namespace {
 
 using namespace tcnum;
+using namespace tcnum::reference::frozen_v1;  // the frozen corpus generators' own tests
 
 TEST(IntegerGenerators, EveryDistributionKeepsItsPromise) {
   constexpr std::int64_t kMin = std::numeric_limits<std::int32_t>::min(), kMax = std::numeric_limits<std::int32_t>::max();

@@ -253,8 +253,8 @@ InstructionFit fit_instruction(const Instruction& in, const BlackBox& box, const
   // Verification: every probe so far plus fresh random cases, black box vs fitted params.
   std::vector<Case> rnd;
   std::uint64_t s = opt.seed;
-  for (const auto& dist : distribution_names()) {
-    auto g = generate(in, dist, opt.random_cases, s++ * 7919 + 17);
+  for (const auto& dist : reference::frozen_v1::distribution_names()) {
+    auto g = reference::frozen_v1::generate(in, dist, opt.random_cases, s++ * 7919 + 17);
     rnd.insert(rnd.end(), g.begin(), g.end());
   }
   const auto rout = ctx.eval(rnd);

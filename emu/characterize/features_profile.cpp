@@ -27,7 +27,7 @@ ProfileCell profile(const Instruction& in, const BlackBox& box, ProfileOp op, In
   Instruction draw = in;
   draw.a_type = draw.b_type = draw.c_type = draw.d_type = Format::fp32;
   draw.k = 1;
-  const auto draws = generate(draw, "normal", trials, seed);
+  const auto draws = reference::frozen_v1::generate(draw, "normal", trials, seed);
 
   const Format fa = in.a_type, fb = in.b_type, fc = in.c_type, fd = in.d_type;
   auto to_low = [](Format f, std::uint32_t x32) {

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "reference_element.hpp"
 #include "tcnum/core/dot.hpp"
 #include "tcnum/core/format.hpp"
 #include "tcnum/core/gemm.hpp"
@@ -18,9 +19,9 @@ constexpr std::size_t kChunk = 2048;  // cases per mma_batch call on one thread
 
 std::uint32_t scaled_element(const DatapathParams& p, const Instruction& in, const Case& g) {
   if (!g.scale_a.empty() || !g.scale_b.empty())
-    return mma_element_reference(p, in, g.a, g.b, g.c, g.scale_a, g.scale_b);
+    return detail::reference_element(p, in, g.a, g.b, g.c, g.scale_a, g.scale_b);
   const std::vector<std::uint32_t> unit(static_cast<std::size_t>(in.scales_per_row()), encode(in.scale_type, 1.0));
-  return mma_element_reference(p, in, g.a, g.b, g.c, unit, unit);
+  return detail::reference_element(p, in, g.a, g.b, g.c, unit, unit);
 }
 
 // Sparse cases: B's selected elements gathered by each case's metadata, then the dense datapath

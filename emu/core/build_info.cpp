@@ -1,7 +1,6 @@
 #include "tcnum/core/build_info.hpp"
 
 #include "tcnum/core/build_id.hpp"
-#include "tcnum/core/plan.hpp"
 
 // emu/CMakeLists.txt defines these for this file alone, so that a new revision recompiles one file.
 #if !defined(TCNUM_VERSION) || !defined(TCNUM_GIT_REVISION) || !defined(TCNUM_COMPILER)

@@ -10,6 +10,7 @@
 #include "accumulator.hpp"
 #include "round_pack.hpp"
 #include "fast_kernel.hpp"
+#include "reference_element.hpp"
 #include "scaled_group.hpp"
 #include "tcnum/core/dot.hpp"
 #include "tcnum/core/integer_mma.hpp"
@@ -522,23 +523,18 @@ std::uint32_t reference_datapath(const DatapathParams& p, const Instruction& in,
 
 }  // namespace
 
-std::uint32_t mma_element_reference(const DatapathParams& p, const Instruction& in, std::span<const std::uint32_t> a,
-                                    std::span<const std::uint32_t> b, std::uint32_t c) {
-  return mma_element_reference(p, in, a, b, c, {}, {});
-}
-
-std::uint32_t mma_element_reference(const DatapathParams& p, const Instruction& in, std::span<const std::uint32_t> a,
-                                    std::span<const std::uint32_t> b, std::uint32_t c,
-                                    std::span<const std::uint32_t> scale_a, std::span<const std::uint32_t> scale_b) {
+std::uint32_t detail::reference_element(const DatapathParams& p, const Instruction& in, std::span<const std::uint32_t> a,
+                                        std::span<const std::uint32_t> b, std::uint32_t c,
+                                        std::span<const std::uint32_t> scale_a, std::span<const std::uint32_t> scale_b) {
   if (in.integer()) return integer_mma_element(in, a, b, c);  // exact: no datapath parameters
   const int block = check_reference_call(p, in, a, b, scale_a, scale_b);
   const std::vector<int> order = product_schedule(p, in.k);  // a plan holds it once (the overload below)
   return reference_datapath(p, in, order, block, a, b, c, scale_a, scale_b);
 }
 
-std::uint32_t mma_element_reference(const MmaPlan& plan, std::span<const std::uint32_t> a,
-                                    std::span<const std::uint32_t> b, std::uint32_t c,
-                                    std::span<const std::uint32_t> scale_a, std::span<const std::uint32_t> scale_b) {
+std::uint32_t detail::reference_element(const MmaPlan& plan, std::span<const std::uint32_t> a,
+                                        std::span<const std::uint32_t> b, std::uint32_t c,
+                                        std::span<const std::uint32_t> scale_a, std::span<const std::uint32_t> scale_b) {
   if (plan.instruction.integer()) return integer_mma_element(plan.instruction, a, b, c);
   const int block = check_reference_call(plan.params, plan.instruction, a, b, scale_a, scale_b);
   return reference_datapath(plan.params, plan.instruction, plan.schedule, block, a, b, c, scale_a, scale_b);
@@ -558,23 +554,11 @@ std::uint32_t mma_element(const DatapathParams& p, const Instruction& in, std::s
   return mma_element(*plan, a, b, c);
 }
 
-std::uint32_t mma_element(const Model& m, const Instruction& in, std::span<const std::uint32_t> a,
+std::uint32_t mma_element(const DatapathParams& p, const Instruction& in, std::span<const std::uint32_t> a,
                           std::span<const std::uint32_t> b, std::uint32_t c, std::span<const std::uint32_t> scale_a,
                           std::span<const std::uint32_t> scale_b) {
   check_formats(in);  // this entry point has no plan to check them
-  return mma_element_reference(m.params_for(in), in, a, b, c, scale_a, scale_b);
-}
-
-void mma_tile(const Model& model, const Instruction& in, const std::uint32_t* a, const std::uint32_t* b,
-              const std::uint32_t* c, std::uint32_t* d) {
-  const MmaPlan plan = compile_plan(model, in);
-  std::vector<std::uint32_t> arows, bcols;  // element (i, j)'s row of A and column of B, case by case
-  for (int i = 0; i < in.m; ++i)
-    for (int j = 0; j < in.n; ++j) {
-      arows.insert(arows.end(), a + i * in.k, a + (i + 1) * in.k);
-      bcols.insert(bcols.end(), b + j * in.k, b + (j + 1) * in.k);
-    }
-  mma_batch(plan, static_cast<std::size_t>(in.m) * static_cast<std::size_t>(in.n), arows.data(), bcols.data(), c, d);
+  return detail::reference_element(p, in, a, b, c, scale_a, scale_b);
 }
 
 }  // namespace tcnum

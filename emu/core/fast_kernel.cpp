@@ -30,6 +30,7 @@
 // IEEE -0 rules) whose block holds no nonzero term is reported back and recomputed by the
 // reference datapath.
 #include "fast_kernel_target.hpp"
+#include "tcnum/core/build_info.hpp"
 
 namespace tcnum::detail {
 namespace {

@@ -2,6 +2,7 @@
 // an element's chain results combined into D: promotion into fp32, the slices' reduction, C.
 #include "tcnum/core/dot.hpp"
 #include "gemm_call.hpp"
+#include "reference_element.hpp"
 
 namespace tcnum::detail {
 namespace {
@@ -32,10 +33,10 @@ std::uint32_t GemmCall::reference_step(std::size_t i, std::size_t j, int t, bool
     bcol[kk] = kk < len ? b[(off + kk) * N + j] : b_zero;
   }
   const Instruction& which = from_c ? in : chained;
-  if (scales == nullptr) return mma_element_reference(params, which, arow, bcol, acc);
+  if (scales == nullptr) return detail::reference_element(params, which, arow, bcol, acc);
   const auto per = static_cast<std::size_t>(in.scales_per_row()), s0 = off / static_cast<std::size_t>(in.scale_block);
-  return mma_element_reference(params, which, arow, bcol, acc, {scales->a.data() + i * scales_per_k + s0, per},
-                               {scale_bt.data() + j * scales_per_k + s0, per});
+  return detail::reference_element(params, which, arow, bcol, acc, {scales->a.data() + i * scales_per_k + s0, per},
+                                   {scale_bt.data() + j * scales_per_k + s0, per});
 }
 
 std::uint32_t GemmCall::combine(const std::uint32_t* results, std::uint32_t c_bits) const {

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "fast_kernel.hpp"
+#include "reference_element.hpp"
 #include "scaled_group.hpp"
 
 namespace tcnum {
@@ -108,8 +109,9 @@ std::string build_program(MmaPlan& plan, int block) {
   const bool c_after = p.addend == AddendEntry::ieee_add;
   const int k = in.k, blocks = k / block;
   for (int blk = 0; blk < blocks; ++blk) {
-    PlanBlock b;
-    b.addend = blk > 0 ? PlanBlock::Addend::previous : c_after ? PlanBlock::Addend::zero : PlanBlock::Addend::c;
+    detail::PlanBlock b;
+    using Addend = detail::PlanBlock::Addend;
+    b.addend = blk > 0 ? Addend::previous : c_after ? Addend::zero : Addend::c;
     b.first = blk * block;
     b.last = b.first + block;
     if (k <= 64)
@@ -185,7 +187,8 @@ std::vector<int> product_blocks(const DatapathParams& p, int k) {
 
 namespace {
 // Integer MMA: no datapath to compile; every element takes integer_mma_element (exact), through
-// mma_element_reference. The formats must be all integer (s8/u8/s4/u4 A and B, s32 C and D).
+// the reference datapath (detail::reference_element). The formats must be all integer
+// (s8/u8/s4/u4 A and B, s32 C and D).
 MmaPlan integer_plan(const DatapathParams& p, const Instruction& in) {
   auto operand = [](Format f) { return f == Format::s8 || f == Format::u8 || f == Format::s4 || f == Format::u4; };
   if (!operand(in.a_type) || !operand(in.b_type) || in.c_type != Format::s32 || in.d_type != Format::s32)
@@ -296,12 +299,12 @@ PlaneValue plane_value(Format storage, Format seen, std::uint32_t bits, float sc
 }  // namespace detail
 
 std::size_t mma_batch(const MmaPlan& plan, std::size_t count, const std::uint32_t* a, const std::uint32_t* b,
-               const std::uint32_t* c, std::uint32_t* d) {
+                      const std::uint32_t* c, std::uint32_t* d, Datapath path) {
   const Instruction& in = plan.instruction;
   const auto k = static_cast<std::size_t>(in.k);
-  if (!plan.fast || in.block_scaled()) {  // the reference (which asks for scales where they are missing)
+  if (path == Datapath::reference || !plan.fast || in.block_scaled()) {  // (the reference asks for missing scales)
     for (std::size_t t = 0; t < count; ++t)
-      d[t] = mma_element_reference(plan, {a + t * k, k}, {b + t * k, k}, c[t]);
+      d[t] = detail::reference_element(plan, {a + t * k, k}, {b + t * k, k}, c[t]);
     return count;
   }
   using detail::kLanes;
@@ -336,7 +339,7 @@ std::size_t mma_batch(const MmaPlan& plan, std::size_t count, const std::uint32_
       const std::size_t t = t0 + l;
       const bool reference = (fail >> l) & 1u;
       slow += reference;
-      d[t] = reference ? mma_element_reference(plan, {a + t * k, k}, {b + t * k, k}, c[t]) : acc[l];
+      d[t] = reference ? detail::reference_element(plan, {a + t * k, k}, {b + t * k, k}, c[t]) : acc[l];
     }
   }
   return slow;
@@ -354,8 +357,8 @@ inline bool fast_element(const MmaPlan& plan, std::span<const std::uint32_t> a, 
 }
 }  // namespace
 
-bool mma_element_fast(const MmaPlan& plan, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
-                      std::uint32_t c, std::uint32_t& d) {
+bool detail::fast_element_only(const MmaPlan& plan, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
+                               std::uint32_t c, std::uint32_t& d) {
   std::uint32_t out = 0;
   if (!fast_element(plan, a, b, c, out)) return false;
   d = out;
@@ -363,15 +366,16 @@ bool mma_element_fast(const MmaPlan& plan, std::span<const std::uint32_t> a, std
 }
 
 std::uint32_t mma_element(const MmaPlan& plan, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
-                          std::uint32_t c) {
+                          std::uint32_t c, Datapath path) {
   std::uint32_t d = 0;
-  if (fast_element(plan, a, b, c, d)) return d;
-  return mma_element_reference(plan, a, b, c);
+  if (path == Datapath::fast && fast_element(plan, a, b, c, d)) return d;
+  return detail::reference_element(plan, a, b, c);
 }
 
 std::uint32_t mma_element(const MmaPlan& plan, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
-                          std::uint32_t c, std::span<const std::uint32_t> scale_a, std::span<const std::uint32_t> scale_b) {
-  return mma_element_reference(plan, a, b, c, scale_a, scale_b);
+                          std::uint32_t c, std::span<const std::uint32_t> scale_a, std::span<const std::uint32_t> scale_b,
+                          Datapath) {
+  return detail::reference_element(plan, a, b, c, scale_a, scale_b);
 }
 
 }  // namespace tcnum

@@ -8,21 +8,22 @@
 #include <vector>
 
 #include "fast_kernel.hpp"
+#include "reference_element.hpp"
 #include "tcnum/core/plan.hpp"
 
 namespace tcnum {
 
 std::size_t mma_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_t* a, const std::uint32_t* b,
-                      const std::uint32_t* c, std::uint32_t* d) {
+                      const std::uint32_t* c, std::uint32_t* d, Datapath path) {
   const Instruction& in = plan.instruction;
   const auto M = static_cast<std::size_t>(in.m), N = static_cast<std::size_t>(in.n), K = static_cast<std::size_t>(in.k);
   const std::size_t MK = M * K, NK = N * K, MN = M * N;
-  if (!plan.fast || in.block_scaled()) {  // the reference (which asks for scales where they are missing)
+  if (path == Datapath::reference || !plan.fast || in.block_scaled()) {  // (the reference asks for missing scales)
     for (std::size_t t = 0; t < tiles; ++t)
       for (std::size_t i = 0; i < M; ++i)
         for (std::size_t j = 0; j < N; ++j)
-          d[t * MN + i * N + j] = mma_element_reference(plan, {a + t * MK + i * K, K},
-                                                        {b + t * NK + j * K, K}, c[t * MN + i * N + j]);
+          d[t * MN + i * N + j] = detail::reference_element(plan, {a + t * MK + i * K, K}, {b + t * NK + j * K, K},
+                                                            c[t * MN + i * N + j]);
     return tiles * MN;
   }
   using detail::kLanes;

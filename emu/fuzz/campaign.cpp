@@ -24,6 +24,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "tcnum/core/build_info.hpp"
 #include "tcnum/core/corpus.hpp"
 #include "tcnum/core/dot.hpp"
 #include "tcnum/core/parallel.hpp"

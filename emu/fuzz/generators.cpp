@@ -12,24 +12,18 @@
 #include <utility>
 #include <stdexcept>
 
+#include "../generator_common.hpp"
 #include "tcnum/core/format.hpp"
 #include "tcnum/core/plan.hpp"
 
 namespace tcnum::fuzz {
 namespace {
 
-struct DistInfo {
-  const char* name;
-  const char* description;
-};
+using detail::DistInfo;
 
 constexpr std::array<DistInfo, 7> kDists{{
     {"normal", "a, b, c ~ N(0,1) (Irwin-Hall approximation) rounded to nearest even into their formats"},
-    {"randbits", "uniform random finite bit patterns (subnormals, ±0 included; tf32: random low 13 bits)"},
-    {"spread", "one lead term, the other products and C 2^-5..2^-30 below it: alignment truncation"},
-    {"cancel", "products in pairs a_i b_i ≈ -a_j b_j, C ≈ -sum: massive cancellation"},
-    {"special", "normal, each element replaced with p=1/8 by ±0, ±Inf, NaN, ±max, ±min subnormal, ±min normal"},
-    {"subnorm", "subnormal/tiny factors, products near the bottom of D's range, tiny C"},
+    detail::kRandbitsDist, detail::kSpreadDist, detail::kCancelDist, detail::kSpecialDist, detail::kSubnormDist,
     {"boundary", "exact sums on the model's truncation (F, F±1, F±2), rounding, overflow, underflow and zero boundaries"},
 }};
 
@@ -131,7 +125,7 @@ std::uint32_t bits_of(Format f, double x) {
 
 int tf32_shift(Format f) { return f == Format::tf32 ? 13 : 0; }
 std::uint32_t low_ones(int n) { return n >= 32 ? ~0u : (1u << n) - 1u; }
-int smallest_lead(Format f) { return spec(f).emin() - spec(f).frac_bits; }
+using detail::lowest_lead;
 std::uint32_t sign_mask(Format f) { return 1u << (spec(f).exp_bits + spec(f).frac_bits + tf32_shift(f)); }
 
 std::uint32_t pack(Format f, bool sign, std::uint32_t biased, std::uint32_t frac) {
@@ -144,13 +138,13 @@ std::uint32_t pack(Format f, bool sign, std::uint32_t biased, std::uint32_t frac
 // below the leading bit taken from `low` (the rest zero). e4m3's NaN pattern is avoided.
 std::uint32_t with_lead(Format f, bool sign, int lead, std::uint32_t low) {
   const FormatSpec& s = spec(f);
-  lead = std::clamp(lead, smallest_lead(f), s.emax());
+  lead = std::clamp(lead, lowest_lead(f), s.emax());
   if (lead >= s.emin()) {
     std::uint32_t frac = low & low_ones(s.frac_bits);
     if (!s.has_inf && lead == s.emax() && frac == low_ones(s.frac_bits)) frac -= 1;
     return pack(f, sign, static_cast<std::uint32_t>(lead + s.bias), frac);
   }
-  const int j = lead - smallest_lead(f);  // the leading bit's place in the fraction field
+  const int j = lead - lowest_lead(f);  // the leading bit's place in the fraction field
   return pack(f, sign, 0, (1u << j) | (low & low_ones(j)));
 }
 
@@ -189,7 +183,7 @@ std::uint32_t nudge(Format f, std::uint32_t bits, int steps) {
 std::uint32_t tiny(Format f, Rng& rng) {
   const bool sign = rng.coin();
   const FormatSpec& s = spec(f);
-  return rng.coin() ? random_at(f, sign, rng.range(smallest_lead(f), s.emin() - 1), rng)
+  return rng.coin() ? random_at(f, sign, rng.range(lowest_lead(f), s.emin() - 1), rng)
                     : random_at(f, sign, rng.range(s.emin(), s.emin() + 3), rng);
 }
 
@@ -197,15 +191,9 @@ std::uint32_t tiny(Format f, Rng& rng) {
 // `bits_a`/`bits_b` give their fraction bits (0: powers of two).
 // Leading-bit weights (ea, eb) of two factors whose product leads at 2^t (t clamped).
 std::pair<int, int> split_lead(const Instruction& in, int t, Rng& rng) {
-  const FormatSpec &sa = spec(in.a_type), &sb = spec(in.b_type);
-  t = std::clamp(t, smallest_lead(in.a_type) + smallest_lead(in.b_type), sa.emax() + sb.emax());
-  int lo = std::max(sa.emin(), t - sb.emax()), hi = std::min(sa.emax(), t - sb.emin());
-  if (lo > hi) {  // one factor has to be subnormal
-    lo = std::max(smallest_lead(in.a_type), t - sb.emax());
-    hi = std::min(sa.emax(), t - smallest_lead(in.b_type));
-  }
-  const int ea = rng.range(lo, std::max(lo, hi));
-  return {ea, t - ea};
+  const detail::LeadSplit s = detail::lead_split(in, t);
+  const int ea = rng.range(s.lo, std::max(s.lo, s.hi));
+  return {ea, s.t - ea};
 }
 
 void factors_for(const Instruction& in, int t, bool negative, std::uint32_t bits_a, std::uint32_t bits_b, Rng& rng,
@@ -333,7 +321,7 @@ void fill_subnorm(const Instruction& in, Rng& rng, CaseRef x) {
     } else {
       const int e = rng.range(sd.emin() - sd.frac_bits - 2, sd.emin() + 2) - lead_of(tiny_f, t);
       const bool sign = rng.coin();
-      o = e < smallest_lead(other_f) ? tiny(other_f, rng) : random_at(other_f, sign, e, rng);
+      o = e < lowest_lead(other_f) ? tiny(other_f, rng) : random_at(other_f, sign, e, rng);
     }
     x.a[k] = a_tiny ? t : o;
     x.b[k] = a_tiny ? o : t;
@@ -534,7 +522,7 @@ void tile_subnorm(const Instruction& in, Rng& rng, TileRef x) {
     auto draw = [&](bool tiny_side) -> std::uint32_t {
       const Format f = tiny_side ? tiny_f : other_f;
       if (tiny_side) return random_at(f, rng.coin(), tiny_lead + static_cast<int>(rng.below(2)), rng);
-      if (both_tiny || other_lead < smallest_lead(f)) return tiny(f, rng);
+      if (both_tiny || other_lead < lowest_lead(f)) return tiny(f, rng);
       return random_at(f, rng.coin(), other_lead, rng);
     };
     for (int i = 0; i < x.m; ++i) x.a[i * x.k + k] = draw(a_tiny);
@@ -724,6 +712,24 @@ void generate_tiles(const Instruction& in, const DatapathParams& model, std::str
       default: tile_boundary(in, model, rng, x); break;
     }
   }
+}
+
+}  // namespace tcnum::fuzz
+
+namespace tcnum::fuzz {
+
+std::vector<Case> generate_cases(const Instruction& in, const DatapathParams& model, std::string_view dist,
+                                 std::size_t count, std::uint64_t seed) {
+  const auto K = static_cast<std::size_t>(in.k);
+  std::vector<std::uint32_t> a(count * K), b(count * K), c(count);
+  generate(in, model, dist, seed, count, a.data(), b.data(), c.data());
+  std::vector<Case> cases(count);
+  for (std::size_t t = 0; t < count; ++t) {
+    cases[t].a.assign(a.begin() + static_cast<std::ptrdiff_t>(t * K), a.begin() + static_cast<std::ptrdiff_t>((t + 1) * K));
+    cases[t].b.assign(b.begin() + static_cast<std::ptrdiff_t>(t * K), b.begin() + static_cast<std::ptrdiff_t>((t + 1) * K));
+    cases[t].c = c[t];
+  }
+  return cases;
 }
 
 }  // namespace tcnum::fuzz

@@ -17,7 +17,7 @@
 
 #include "tcnum/core/corpus.hpp"
 #include "tcnum/core/instruction.hpp"
-#include "tcnum/reference/generators.hpp"
+#include "tcnum/reference/frozen_corpus_generators.hpp"
 
 #if TCNUM_BLACKWELL_TARGET == 100
 #include "tcgen05_layout.hpp"
@@ -135,8 +135,8 @@ int main(int argc, char** argv) {
       status = 1;
       continue;
     }
-    for (const std::string& dist : tcnum::distribution_names()) {
-      const auto gen = tcnum::generate(in, dist, cases, stream_seed(seed, in.name, dist));
+    for (const std::string& dist : tcnum::reference::frozen_v1::distribution_names()) {
+      const auto gen = tcnum::reference::frozen_v1::generate(in, dist, cases, stream_seed(seed, in.name, dist));
       const auto d = run_cases(in, gen);
       w.comment(in.name + " " + dist + " " + std::to_string(gen.size()) + " cases");
       for (std::size_t i = 0; i < gen.size(); ++i)

@@ -83,13 +83,13 @@ ArrayOut mma_tiles_bits(const Model& model, const std::string& name, const BitsI
   std::vector<std::uint32_t> d(tiles * M * N);
   {
     nb::gil_scoped_release unlocked;
-    std::vector<std::uint32_t> bt(N * K);  // mma_tile takes B as N×K
+    std::vector<std::uint32_t> bt(tiles * N * K);  // mma_tiles takes each tile's B column-major (N×K)
     for (std::size_t t = 0; t < tiles; ++t) {
       const std::uint32_t* bk = bv.data() + t * K * N;
       for (std::size_t kk = 0; kk < K; ++kk)
-        for (std::size_t j = 0; j < N; ++j) bt[j * K + kk] = bk[kk * N + j];
-      mma_tile(model, in, av.data() + t * M * K, bt.data(), cv.data() + t * M * N, d.data() + t * M * N);
+        for (std::size_t j = 0; j < N; ++j) bt[t * N * K + j * K + kk] = bk[kk * N + j];
     }
+    mma_tiles(compile_plan(model, in), tiles, av.data(), bt.data(), cv.data(), d.data());
   }
   return storage_array(std::move(d), in.d_type, {tiles, M, N});
 }

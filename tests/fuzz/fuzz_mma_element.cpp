@@ -103,7 +103,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // The exact model against MPFR.
   tcnum::DatapathParams exact = tcnum::exact_params();
   if (in.block_scaled()) {
-    const std::uint32_t got = tcnum::mma_element_reference(exact, in, a, b, c, sa, sb);
+    const std::uint32_t got = tcnum::mma_element(exact, in, a, b, c, sa, sb);
     const std::uint32_t want = tcnum::exact_dot_rounded(in.a_type, in.b_type, in.c_type, a, b, c,
                                                         tcnum::ScaleVectors{in.scale_type, in.scale_block, sa, sb},
                                                         in.d_type, tcnum::Rounding::nearest_even);
@@ -131,10 +131,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   std::uint32_t d = 0;
   if (in.block_scaled()) {
-    d = tcnum::mma_element_reference(p, in, a, b, c, sa, sb);
+    d = tcnum::mma_element(p, in, a, b, c, sa, sb);
     if (tcnum::mma_element(*plan, a, b, c, sa, sb) != d) std::abort();
   } else {
-    d = tcnum::mma_element_reference(p, in, a, b, c);
+    d = tcnum::mma_element(*plan, a, b, c, tcnum::Datapath::reference);
     if (tcnum::mma_element(*plan, a, b, c) != d || tcnum::mma_element(p, in, a, b, c) != d) std::abort();
   }
   for (auto path : {tcnum::GemmOptions::Path::fast, tcnum::GemmOptions::Path::reference}) {

@@ -86,7 +86,7 @@ int run_check(CheckOptions o) {
   for (const auto& in : instrs) {
     text << std::left << std::setw(36) << in.name << std::flush;
     for (const auto& dist : dists) {
-      const auto cases = tcnum::generate(in, dist, o.select.cases, stream_seed(o.seed, in.name, dist));
+      const auto cases = tcnum::reference::frozen_v1::generate(in, dist, o.select.cases, stream_seed(o.seed, in.name, dist));
       const auto dev = run_on_device(in, cases, true);
       std::size_t mismatches = 0;
       for (std::size_t i = 0; i < cases.size(); ++i) {

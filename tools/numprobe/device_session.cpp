@@ -16,7 +16,7 @@ namespace numprobe {
 
 void add_case_options(CLI::App* cmd, CaseSelection& s) {
   std::string dists;
-  for (const std::string& d : tcnum::distribution_names()) dists += d + ", ";
+  for (const std::string& d : tcnum::reference::frozen_v1::distribution_names()) dists += d + ", ";
   add_instr_option(cmd, s.instr, "every mma.sync, and wgmma at --wgmma-n", "all");
   cmd->add_option("--dist", s.dist, dists + "or all")->capture_default_str();
   cmd->add_option("--cases", s.cases, "cases per instruction and distribution")
@@ -45,7 +45,7 @@ std::vector<tcnum::Instruction> device_instructions(const std::string& which, in
 }
 
 std::vector<std::string> select_distributions(const std::string& which) {
-  const auto all = tcnum::distribution_names();
+  const auto all = tcnum::reference::frozen_v1::distribution_names();
   if (which == "all") return all;
   if (std::find(all.begin(), all.end(), which) == all.end()) {
     std::string list;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "tcnum/reference/generators.hpp"
+#include "tcnum/reference/frozen_corpus_generators.hpp"
 #include "tcnum/core/instruction.hpp"
 
 namespace numprobe {

@@ -27,7 +27,7 @@ void record_chunks(const RecordOptions& o, const std::string& arch, const std::v
     for (const auto& dist : dists) {
       const std::string chunk = in.name + " " + dist;
       if (corpus.done(chunk)) continue;
-      const auto cases = tcnum::generate(in, dist, o.select.cases, stream_seed(o.seed, in.name, dist));
+      const auto cases = tcnum::reference::frozen_v1::generate(in, dist, o.select.cases, stream_seed(o.seed, in.name, dist));
       const auto d = run_on_device(in, cases, true);
       std::vector<std::string> lines{"# " + chunk + " " + std::to_string(cases.size()) + " cases"};
       for (std::size_t i = 0; i < cases.size(); ++i)

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "tcnum/core/instruction.hpp"
-#include "tcnum/reference/generators.hpp"
+#include "tcnum/reference/frozen_corpus_generators.hpp"
 
 namespace numprobe {
 

@@ -1,7 +1,6 @@
 #include "version.hpp"
 
 #include "tcnum/core/build_info.hpp"
-#include "tcnum/core/plan.hpp"
 
 // tools/CMakeLists.txt defines TCNUM_CUDA_BUILD ("13.0.88, probes for 90a-real") in CUDA builds.
 #ifndef TCNUM_CUDA_BUILD

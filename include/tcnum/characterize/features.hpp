@@ -17,7 +17,7 @@
 
 #include "tcnum/core/black_box.hpp"
 #include "tcnum/core/format.hpp"
-#include "tcnum/reference/generators.hpp"
+#include "tcnum/reference/frozen_corpus_generators.hpp"
 #include "tcnum/core/instruction.hpp"
 #include "tcnum/core/model.hpp"
 #include "tcnum/characterize/recipes.hpp"

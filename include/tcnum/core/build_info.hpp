@@ -13,6 +13,13 @@ struct BuildInfo {
   std::string simd;          // simd_path(): the build of the fast kernel that runs
 };
 
+// The instruction set the fast kernel was dispatched to on this machine: on x86, "avx512",
+// "avx2" or "baseline" (SSE2), and TCNUM_SIMD=baseline|avx2|avx512 in the environment caps it (a
+// request above what the CPU has is ignored); elsewhere "portable" (the compiler's own vectors).
+const char* simd_path();
+// What the CPU offers, independent of TCNUM_SIMD.
+const char* simd_best_available();
+
 // The project version, e.g. "0.1.0".
 const char* version();
 BuildInfo build_info();

@@ -1,4 +1,8 @@
-// Element level: one output element d = c + sum_k a_k*b_k of one MMA instruction.
+// One output element d = c + sum_k a_k*b_k of one MMA instruction, for a model and an
+// instruction: thin wrappers over compile_plan and mma_element (tcnum/core/plan.hpp), which
+// take a plan and say which datapath computes (Datapath). They are for a few elements (numprobe
+// check, the docs, short tests); a caller with many compiles its plan once and calls
+// mma_element, mma_batch or mma_tiles on it.
 #pragma once
 #include <cstdint>
 #include <span>
@@ -9,7 +13,8 @@
 namespace tcnum {
 
 // a, b: the K raw elements of one row of A and one column of B (in.a_type, in.b_type);
-// c: raw bits of C (in.c_type). Returns D's raw bits (in.d_type).
+// c: raw bits of C (in.c_type). Returns D's raw bits (in.d_type). The plan is compiled once per
+// thread and kept while the same (params, instruction) repeat.
 std::uint32_t mma_element(const DatapathParams& p, const Instruction& in, std::span<const std::uint32_t> a,
                           std::span<const std::uint32_t> b, std::uint32_t c);
 
@@ -19,15 +24,15 @@ inline std::uint32_t mma_element(const Model& m, const Instruction& in, std::spa
 }
 
 // Block-scaled instructions (in.block_scaled()): also the in.scales_per_row() scales of A's row
-// and of B's column, raw in.scale_type bits (ue8m0 or ue4m3).
-std::uint32_t mma_element(const Model& m, const Instruction& in, std::span<const std::uint32_t> a,
+// and of B's column, raw in.scale_type bits (ue8m0 or ue4m3). The reference datapath.
+std::uint32_t mma_element(const DatapathParams& p, const Instruction& in, std::span<const std::uint32_t> a,
                           std::span<const std::uint32_t> b, std::uint32_t c, std::span<const std::uint32_t> scale_a,
                           std::span<const std::uint32_t> scale_b);
 
-// Instruction level: one M×N×K tile. A: M×K row-major, B: K×N column-major (column n's K
-// elements contiguous, as the device probes and a Case hold them; docs/architecture.md, "B's
-// layout"), C and D: M×N row-major; raw bits in uint32s.
-void mma_tile(const Model& m, const Instruction& in, const std::uint32_t* a, const std::uint32_t* b,
-              const std::uint32_t* c, std::uint32_t* d);
+inline std::uint32_t mma_element(const Model& m, const Instruction& in, std::span<const std::uint32_t> a,
+                                 std::span<const std::uint32_t> b, std::uint32_t c,
+                                 std::span<const std::uint32_t> scale_a, std::span<const std::uint32_t> scale_b) {
+  return mma_element(m.params_for(in), in, a, b, c, scale_a, scale_b);
+}
 
 }  // namespace tcnum

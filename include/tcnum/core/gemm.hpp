@@ -4,6 +4,7 @@
 #include <optional>
 #include <vector>
 
+#include "tcnum/core/datapath.hpp"
 #include "tcnum/core/instruction.hpp"
 #include "tcnum/core/model.hpp"
 #include "tcnum/core/schedule.hpp"
@@ -26,11 +27,10 @@ struct GemmOptions {
   // Worker threads: 0 = every core (std::thread::hardware_concurrency(), or TCNUM_THREADS from
   // the environment); results never depend on it.
   int threads = 0;
-  // fast: the compiled plan's integer kernel, with the reference for the lanes it hands back
-  // (NaN/Inf, subnormal or overflowing results); reference: the reference datapath for every
-  // element (the oracle the fast path is tested against). Both give the same bits.
-  enum class Path : std::uint8_t { fast, reference };
-  Path path = Path::fast;
+  // The fast kernel (with the reference for the lanes it hands back) or the reference datapath
+  // for every element: the same bits (tcnum/core/datapath.hpp).
+  using Path = Datapath;
+  Path path = Datapath::fast;
 };
 
 // Raw bits, one element per uint32: A M×K row-major (in.a_type), B K×N row-major

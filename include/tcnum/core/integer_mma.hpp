@@ -4,7 +4,7 @@
 // rounding-like step is how C + Σ a_k·b_k enters the 32-bit D: modulo 2^32 (two's-complement
 // wrap, PTX's default) or clamped to [INT32_MIN, INT32_MAX] (.satfinite; tcgen05: the instruction
 // descriptor's saturate bit). The catalog's integer instructions (Instruction::integer()) take
-// this path in compile_plan, mma_element, mma_tile, replay and gemm (docs/models.md §8.5);
+// this path in compile_plan, mma_element, mma_tiles, replay and gemm (docs/models.md §8.5);
 // confirmed on an H100 (corpora/h100-int).
 #pragma once
 #include <cstdint>

@@ -1,12 +1,14 @@
-// Input generators for fuzz campaigns: fast, MPFR-free and reproducible everywhere.
+// The input generators: fast, MPFR-free and reproducible everywhere. Tests, tools and fuzz
+// campaigns draw from them (the reference layer's frozen corpus generators,
+// tcnum/reference/frozen_corpus_generators.hpp, are kept only so that the recorded corpora can
+// be redrawn from their seeds).
 //
 // A campaign draws millions of cases per second on every core, on GPU hosts that have no
 // MPFR, so these generators use only integer arithmetic, IEEE multiplications (exactly
 // specified) and the core's rounding; their output depends only on (the instruction's types
 // and K, the model parameters for `boundary`, the distribution, the seed, the count). The
-// stream is xoshiro256** seeded through splitmix64. They are not the reference layer's
-// generators (tcnum/reference/generators.hpp, which `record` uses): the distributions carry the
-// same names and intent, but not the same bits.
+// stream is xoshiro256** seeded through splitmix64. The frozen corpus generators' distributions
+// carry the same names and intent, but not the same bits.
 //
 //  normal    a, b, c ~ approximately N(0,1) (an Irwin–Hall sum of four 16-bit uniforms, scaled
 //            to unit variance: bounded tails at ±3.46) rounded to nearest even into their formats.
@@ -29,6 +31,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tcnum/core/case.hpp"
 #include "tcnum/core/instruction.hpp"
 #include "tcnum/core/model.hpp"
 
@@ -42,6 +45,10 @@ std::string_view distribution_description(std::string_view dist);  // throws std
 // for an unknown distribution (listing the valid ones).
 void generate(const Instruction& in, const DatapathParams& model, std::string_view dist, std::uint64_t seed,
               std::size_t count, std::uint32_t* a, std::uint32_t* b, std::uint32_t* c);
+
+// The same, as `count` Cases (a row of A, a column of B and C each).
+std::vector<Case> generate_cases(const Instruction& in, const DatapathParams& model, std::string_view dist,
+                                 std::size_t count, std::uint64_t seed);
 
 // The same distributions over whole tiles of the instruction, where every output element (i, j)
 // is a case: a holds tiles × M×K (row-major), b tiles × K×N column-major (column j of B at j·K),

@@ -1,6 +1,6 @@
 // Reproducible input generators: mt19937_64 + integer sampling + MPFR for the one
 // transcendental step, so that the same seed gives the same inputs everywhere.
-#include "tcnum/reference/generators.hpp"
+#include "tcnum/reference/frozen_corpus_generators.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,6 +8,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "../generator_common.hpp"
 #include "tcnum/core/format.hpp"
 #include "tcnum/reference/mpfr_reference.hpp"
 #include "tcnum/reference/normal.hpp"
@@ -15,18 +16,11 @@
 namespace tcnum {
 namespace {
 
-struct DistInfo {
-  const char* name;
-  const char* description;
-};
+using detail::DistInfo;
 
 constexpr std::array<DistInfo, 6> kDists{{
     {"normal", "a, b, c ~ N(0,1) rounded to nearest even into their formats (Sun et al. §8)"},
-    {"randbits", "uniform random finite bit patterns (subnormals, ±0 included; tf32: random low 13 bits)"},
-    {"spread", "one lead term, the other products and C 2^-5..2^-30 below it: alignment truncation"},
-    {"cancel", "products in pairs a_i b_i ≈ -a_j b_j, C ≈ -sum: massive cancellation"},
-    {"special", "normal, each element replaced with p=1/8 by ±0, ±Inf, NaN, ±max, ±min subnormal, ±min normal"},
-    {"subnorm", "subnormal/tiny factors, products near the bottom of D's range, tiny C"},
+    detail::kRandbitsDist, detail::kSpreadDist, detail::kCancelDist, detail::kSpecialDist, detail::kSubnormDist,
 }};
 
 std::string valid_names() {
@@ -71,7 +65,7 @@ std::uint32_t pack(Format f, bool sign, std::uint32_t biased, std::uint32_t frac
 }
 
 // Lowest exponent of a leading bit: that of the smallest subnormal.
-int lowest_lead(Format f) { return spec(f).emin() - spec(f).frac_bits; }
+using detail::lowest_lead;
 
 // An exactly representable value with leading bit weight 2^lead (clamped to f's range)
 // and uniform random bits below it.
@@ -164,14 +158,9 @@ Case gen_randbits(const Instruction& in, Rng& rng) {
 
 // Factors (a, b) whose product has leading exponent `t` or t+1, normal factors preferred.
 void split_product(const Instruction& in, int t, Rng& rng, std::uint32_t& a, std::uint32_t& b) {
-  const FormatSpec &sa = spec(in.a_type), &sb = spec(in.b_type);
-  t = std::clamp(t, lowest_lead(in.a_type) + lowest_lead(in.b_type), sa.emax() + sb.emax());
-  int lo = std::max(sa.emin(), t - sb.emax()), hi = std::min(sa.emax(), t - sb.emin());
-  if (lo > hi) {  // some factor has to be subnormal
-    lo = std::max(lowest_lead(in.a_type), t - sb.emax());
-    hi = std::min(sa.emax(), t - lowest_lead(in.b_type));
-  }
-  const int ea = rng.range(lo, hi);
+  const detail::LeadSplit s = detail::lead_split(in, t);
+  t = s.t;
+  const int ea = rng.range(s.lo, s.hi);
   const bool sign_a = rng.coin();
   const bool sign_b = rng.coin();
   a = value_at(in.a_type, sign_a, ea, rng);
@@ -390,6 +379,8 @@ Case gen_integer(const Instruction& in, int which, Rng& rng) {
 
 }  // namespace
 
+namespace reference::frozen_v1 {
+
 std::vector<std::string> distribution_names() {
   std::vector<std::string> v;
   for (const DistInfo& d : kDists) v.emplace_back(d.name);
@@ -402,8 +393,7 @@ std::string_view distribution_description(std::string_view dist) {
   throw std::invalid_argument("unknown distribution '" + std::string(dist) + "'; valid: " + valid_names());
 }
 
-std::vector<Case> generate(const Instruction& in, std::string_view dist, std::size_t count,
-                                    std::uint64_t seed) {
+std::vector<Case> generate(const Instruction& in, std::string_view dist, std::size_t count, std::uint64_t seed) {
   int which = -1;
   for (std::size_t i = 0; i < kDists.size(); ++i)
     if (dist == kDists[i].name) which = static_cast<int>(i);
@@ -432,4 +422,5 @@ std::vector<Case> generate(const Instruction& in, std::string_view dist, std::si
   return out;
 }
 
+}  // namespace reference::frozen_v1
 }  // namespace tcnum

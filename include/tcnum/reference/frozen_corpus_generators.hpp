@@ -1,4 +1,10 @@
-// Reproducible input generators for the cases of one MMA instruction.
+// The frozen corpus generators (stream v1): kept, unchanged, only so that the corpora recorded
+// with them stay reproducible: `numprobe record` and `check` draw from them, and so were
+// corpora/h100 (`--seed 1`) and corpora/h100-int (`--seed 26`) drawn (corpora/README.md); every
+// case of those files can be redrawn from its (instruction, distribution, seed). The profile
+// (Sun et al.'s N(0,1) inputs) draws its normals here too. tests/test_frozen_generator_stream.cpp
+// pins their bits: never change what they produce. Everything else draws from tcnum's
+// generators, tcnum/fuzz/generators.hpp (MPFR-free).
 //
 // Reproducibility: the output depends only on (the instruction's a/b/c/d types and K,
 // the distribution, count, seed) — never on the platform, compiler or standard library.
@@ -65,7 +71,7 @@
 #include "tcnum/core/case.hpp"
 #include "tcnum/core/instruction.hpp"
 
-namespace tcnum {
+namespace tcnum::reference::frozen_v1 {
 
 // The names above, in that order.
 std::vector<std::string> distribution_names();
@@ -75,7 +81,6 @@ std::string_view distribution_description(std::string_view dist);
 
 // `count` cases of `in` from distribution `dist` with `seed`. Throws std::invalid_argument
 // (listing the valid names) for an unknown distribution.
-std::vector<Case> generate(const Instruction& in, std::string_view dist, std::size_t count,
-                                    std::uint64_t seed);
+std::vector<Case> generate(const Instruction& in, std::string_view dist, std::size_t count, std::uint64_t seed);
 
-}  // namespace tcnum
+}  // namespace tcnum::reference::frozen_v1
