@@ -4,7 +4,10 @@
 // k-step by the reference datapath. Work is spread over threads by (row block, 16-column group);
 // every element is computed independently, so results do not depend on the thread count.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <memory>
+#include <stdexcept>
 
 #include "tcnum/core/parallel.hpp"
 #include "fast_kernel.hpp"
@@ -51,17 +54,23 @@ struct PlaneStoreTrim {
 // The decoded operands: per k-step position t of the call's steps, in.k slots in the plan's
 // product-schedule order; A as [row group][t·k + slot][row in group], B as
 // [group][t·k + slot][lane]: both as prepare_planes writes 16 operands, so nothing is scattered.
+// A group is decoded by the first task that needs it (need_a / need_b), inside the same
+// parallel loop as the chains: one dispatch per call, and no thread idles at a barrier.
 class Planes {
  public:
-  Planes(const GemmCall& call, const MmaPlan& plan) : call_(call), plan_(plan) {
+  Planes(const GemmCall& call, const MmaPlan& plan)
+      : call_(call),
+        plan_(plan),
+        a_state_(std::make_unique<std::atomic<int>[]>(row_groups())),
+        b_state_(std::make_unique<std::atomic<int>[]>(groups())) {
     const std::size_t S = call.steps.size(), blocks = plan.blocks.size(), Kp = S * call.ik;
     store_.reserve(row_groups() * Kp * kLanes, groups() * Kp * kLanes, row_groups() * S * blocks * kLanes,
                    groups() * S * blocks * kLanes, row_groups() * kp2() * kLanes, groups() * kp2() * kLanes);
-    const int workers = thread_count(call.threads, row_groups() + groups(), call.M * call.N * S);
-    parallel_for(row_groups(), workers, [&](std::size_t rg) { decode_a(rg); });
-    parallel_for(groups(), workers, [&](std::size_t g) { decode_b(g); });
   }
   std::size_t groups() const { return (call_.N + kLanes - 1) / kLanes; }
+  // Row i's row group and column group g decoded (by this thread, or waited for).
+  void need_a(std::size_t i) { need(a_state_[i / kLanes], [&] { decode_a(i / kLanes); }); }
+  void need_b(std::size_t g) { need(b_state_[g], [&] { decode_b(g); }); }
   // Row i's planes at k-step t (its lane of its row group's), and group g's.
   OperandPlanes a_at(std::size_t i, std::size_t t) const {
     const std::size_t rg = i / kLanes, l = i % kLanes, o = (rg * kp() + t * call_.ik) * kLanes + l;
@@ -77,6 +86,28 @@ class Planes {
   }
 
  private:
+  enum State : int { kTodo = 0, kDecoding, kReady, kFailed };
+  // Decodes unless another thread has (or is: then waits for it; a decode waits on nothing, so
+  // this cannot deadlock). A failed decode fails every task that needs it.
+  template <class Decode>
+  static void need(std::atomic<int>& state, Decode&& decode) {
+    int s = state.load(std::memory_order_acquire);
+    if (s == kReady) return;
+    if (s == kTodo && state.compare_exchange_strong(s, kDecoding, std::memory_order_acq_rel)) {
+      try {
+        decode();
+      } catch (...) {
+        state.store(kFailed, std::memory_order_release);
+        state.notify_all();
+        throw;
+      }
+      state.store(kReady, std::memory_order_release);
+      state.notify_all();
+      return;
+    }
+    while ((s = state.load(std::memory_order_acquire)) == kDecoding) state.wait(kDecoding, std::memory_order_acquire);
+    if (s == kFailed) throw std::runtime_error("gemm: decoding the operand planes failed on another thread");
+  }
   std::size_t row_groups() const { return (call_.M + kLanes - 1) / kLanes; }
   std::size_t kp() const { return call_.steps.size() * call_.ik; }
   // exp_pairs' words per k-step and per call.
@@ -158,6 +189,7 @@ class Planes {
   const GemmCall& call_;
   const MmaPlan& plan_;
   PlaneStore& store_ = plane_store();
+  std::unique_ptr<std::atomic<int>[]> a_state_, b_state_;  // State per row group / column group
 };
 
 // Runs rows [i0, i0 + rows) (rows <= kMaxChainRows, in lockstep) × the 16 lanes of group g
@@ -193,17 +225,20 @@ int thread_count(int requested, std::size_t tasks, std::size_t calls) {
 
 void run_fast(const GemmCall& call, const MmaPlan& first, const MmaPlan& rest, std::uint32_t* d) {
   const PlaneStoreTrim trim_planes_on_return;
-  const Planes planes(call, first);
+  Planes planes(call, first);
   const std::size_t M = call.M, N = call.N, groups = planes.groups(), n_chains = call.chains.size();
   // Cache blocking: a task is up to kRows rows × one group of 16 columns; the k-steps go in
   // chunks whose B planes (about 16 KiB) stay in L1 while every row of the task runs them.
   constexpr std::size_t kRows = 16;
+  static_assert(kRows == kLanes, "a task's rows are one row group of A's planes");
   const int chunk = std::max(1, static_cast<int>(16384 / (call.ik * kLanes * 8)));
   const std::size_t row_blocks = (M + kRows - 1) / kRows;
   const bool single = call.single_chain();
   auto task = [&](std::size_t task_index) {
     const std::size_t g = task_index % groups, i0 = task_index / groups * kRows, rows = std::min(kRows, M - i0);
     const std::size_t j0 = g * kLanes, lanes = std::min<std::size_t>(kLanes, N - j0);
+    planes.need_a(i0);  // kRows == kLanes: the task's rows are one row group
+    planes.need_b(g);
     std::uint32_t acc[kRows][kLanes];
     std::vector<std::uint32_t> results(single ? 0 : rows * kLanes * n_chains);  // [row][lane][chain]
     for (std::size_t ch = 0; ch < n_chains; ++ch) {
