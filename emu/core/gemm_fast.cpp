@@ -66,6 +66,9 @@ class Planes {
     const std::size_t S = call.steps.size(), blocks = plan.blocks.size(), Kp = S * call.ik;
     store_.reserve(row_groups() * Kp * kLanes, groups() * Kp * kLanes, row_groups() * S * blocks * kLanes,
                    groups() * S * blocks * kLanes, row_groups() * kp2() * kLanes, groups() * kp2() * kLanes);
+    sources_.resize(Kp);
+    for (std::size_t t = 0; t < S; ++t)
+      for (std::size_t kk = 0; kk < call.ik; ++kk) sources_[t * call.ik + kk] = source_k(t, kk);
   }
   std::size_t groups() const { return (call_.N + kLanes - 1) / kLanes; }
   // Row i's row group and column group g decoded (by this thread, or waited for).
@@ -142,29 +145,36 @@ class Planes {
     out.planes = {out.sig.data(), out.exp.data()};
     return &out.planes;
   }
-  // A: 16 rows at a time as the 16 lanes, in place.
+  // A: 16 rows at a time as the 16 lanes, in place. The raw operands are gathered a chunk of
+  // k-steps at a time, row by row (each row of A read in order: the prefetcher follows 16
+  // streams, where a gather per k-slot waited on 16 rows' cache lines at once).
   void decode_a(std::size_t rg) {
     const std::size_t ik = call_.ik, S = call_.steps.size(), K = call_.K;
-    std::vector<std::uint32_t> raw(ik * kLanes);
+    std::vector<std::uint32_t> raw;
     StepScales scales;
     const std::size_t i0 = rg * kLanes, rows = std::min<std::size_t>(kLanes, call_.M - i0);
     const float a_scale = std::ldexp(1.0f, plan_.product_shift);
     const auto scale_a = [&](std::size_t l, std::size_t s) { return call_.scales->a[(i0 + l) * call_.scales_per_k + s]; };
-    for (std::size_t t = 0; t < S; ++t) {
-      for (std::size_t kk = 0; kk < ik; ++kk) {
-        const std::size_t src = source_k(t, kk);
-        for (std::size_t l = 0; l < kLanes; ++l)
-          raw[kk * kLanes + l] = l < rows && src < K ? call_.a[(i0 + l) * K + src] : call_.a_zero;
+    for (std::size_t t0 = 0; t0 < S; t0 += steps_per_gather()) {
+      const std::size_t t1 = std::min(S, t0 + steps_per_gather());
+      raw.assign((t1 - t0) * ik * kLanes, call_.a_zero);
+      for (std::size_t l = 0; l < rows; ++l) {
+        const std::uint32_t* row = call_.a + (i0 + l) * K;
+        for (std::size_t p = t0 * ik; p < t1 * ik; ++p)
+          if (sources_[p] < K) raw[(p - t0 * ik) * kLanes + l] = row[sources_[p]];
       }
-      const std::size_t at = (rg * kp() + t * ik) * kLanes;
-      kernels().prepare_planes(plan_, call_.in.a_type, plan_.a_seen, a_scale, raw.data(),
-                               step_scales(t, rows, scales, scale_a), store_.a_sig.data() + at,
-                               store_.a_exp.data() + at, store_.a_near.data() + at,
-                               store_.a_max.data() + ((rg * S + t) * plan_.blocks.size()) * kLanes,
-                               store_.a_pairs.data() + (rg * kp2() + t * ik2()) * kLanes);
+      for (std::size_t t = t0; t < t1; ++t) {
+        const std::size_t at = (rg * kp() + t * ik) * kLanes;
+        kernels().prepare_planes(plan_, call_.in.a_type, plan_.a_seen, a_scale, raw.data() + (t - t0) * ik * kLanes,
+                                 step_scales(t, rows, scales, scale_a), store_.a_sig.data() + at,
+                                 store_.a_exp.data() + at, store_.a_near.data() + at,
+                                 store_.a_max.data() + ((rg * S + t) * plan_.blocks.size()) * kLanes,
+                                 store_.a_pairs.data() + (rg * kp2() + t * ik2()) * kLanes);
+      }
     }
   }
-  // B: 16 columns at a time, already in the kernel's [k][lane] layout.
+  // B: 16 columns at a time, already in the kernel's [k][lane] layout (a k-slot's 16 operands
+  // are contiguous in B's row).
   void decode_b(std::size_t g) {
     const std::size_t ik = call_.ik, S = call_.steps.size(), K = call_.K, N = call_.N;
     std::vector<std::uint32_t> raw(ik * kLanes);
@@ -172,10 +182,10 @@ class Planes {
     const std::size_t j0 = g * kLanes, lanes = std::min<std::size_t>(kLanes, N - j0);
     const auto scale_b = [&](std::size_t l, std::size_t s) { return call_.scales->b[s * N + j0 + l]; };
     for (std::size_t t = 0; t < S; ++t) {
+      std::fill(raw.begin(), raw.end(), call_.b_zero);
       for (std::size_t kk = 0; kk < ik; ++kk) {
-        const std::size_t src = source_k(t, kk);
-        for (std::size_t l = 0; l < kLanes; ++l)
-          raw[kk * kLanes + l] = l < lanes && src < K ? call_.b[src * N + j0 + l] : call_.b_zero;
+        const std::size_t src = sources_[t * ik + kk];
+        if (src < K) std::copy_n(call_.b + src * N + j0, lanes, raw.begin() + static_cast<std::ptrdiff_t>(kk * kLanes));
       }
       const std::size_t at = (g * kp() + t * ik) * kLanes;
       kernels().prepare_planes(plan_, call_.in.b_type, plan_.b_seen, 1.0f, raw.data(),
@@ -185,11 +195,14 @@ class Planes {
                                store_.b_pairs.data() + (g * kp2() + t * ik2()) * kLanes);
     }
   }
+  // k-steps per gather of A: a buffer of about 64 KiB.
+  std::size_t steps_per_gather() const { return std::max<std::size_t>(1, 16384 / (call_.ik * kLanes)); }
 
   const GemmCall& call_;
   const MmaPlan& plan_;
   PlaneStore& store_ = plane_store();
   std::unique_ptr<std::atomic<int>[]> a_state_, b_state_;  // State per row group / column group
+  std::vector<std::size_t> sources_;  // source_k(t, kk) at t·ik + kk
 };
 
 // Runs rows [i0, i0 + rows) (rows <= kMaxChainRows, in lockstep) × the 16 lanes of group g
