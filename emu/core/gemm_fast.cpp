@@ -54,8 +54,9 @@ struct PlaneStoreTrim {
 // The decoded operands: per k-step position t of the call's steps, in.k slots in the plan's
 // product-schedule order; A as [row group][t·k + slot][row in group], B as
 // [group][t·k + slot][lane]: both as prepare_planes writes 16 operands, so nothing is scattered.
-// A group is decoded by the first task that needs it (need_a / need_b), inside the same
-// parallel loop as the chains: one dispatch per call, and no thread idles at a barrier.
+// The groups are decoded inside the same parallel loop as the chains (one dispatch per call, no
+// barrier): the loop's first indices decode (decode_task), and a chain task that finds a group
+// still being decoded waits for that group alone (need_a / need_b).
 class Planes {
  public:
   Planes(const GemmCall& call, const MmaPlan& plan)
@@ -71,6 +72,12 @@ class Planes {
       for (std::size_t kk = 0; kk < call.ik; ++kk) sources_[t * call.ik + kk] = source_k(t, kk);
   }
   std::size_t groups() const { return (call_.N + kLanes - 1) / kLanes; }
+  // The decoding tasks: A's row groups, then B's groups.
+  std::size_t decode_tasks() const { return row_groups() + groups(); }
+  void decode_task(std::size_t index) {
+    if (index < row_groups()) need_a(index * kLanes);
+    else need_b(index - row_groups());
+  }
   // Row i's row group and column group g decoded (by this thread, or waited for).
   void need_a(std::size_t i) { need(a_state_[i / kLanes], [&] { decode_a(i / kLanes); }); }
   void need_b(std::size_t g) { need(b_state_[g], [&] { decode_b(g); }); }
@@ -277,8 +284,12 @@ void run_fast(const GemmCall& call, const MmaPlan& first, const MmaPlan& rest, s
       for (std::size_t l = 0; l < lanes; ++l)
         d[(i0 + r) * N + j0 + l] = call.combine(results.data() + (r * kLanes + l) * n_chains, call.c[(i0 + r) * N + j0 + l]);
   };
-  const std::size_t calls = M * N * call.steps.size();
-  parallel_for(row_blocks * groups, thread_count(call.threads, row_blocks * groups, calls / kRows), task);
+  const std::size_t calls = M * N * call.steps.size(), decoding = planes.decode_tasks();
+  // Decoding first: a chain task that needed a group no task had claimed would decode it while
+  // the other threads' tasks of the same row block waited for it (measured: 1.91 busy threads of
+  // 2 at 512³, against 1.94 with all groups decoded before the chains).
+  parallel_for(decoding + row_blocks * groups, thread_count(call.threads, row_blocks * groups, calls / kRows),
+               [&](std::size_t index) { index < decoding ? planes.decode_task(index) : task(index - decoding); });
 }
 
 }  // namespace tcnum::detail
