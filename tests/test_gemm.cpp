@@ -163,6 +163,32 @@ TEST(Gemm, StepsChainThroughD) {
   }
 }
 
+TEST(Gemm, ResultsDoNotDependOnTheThreadCount) {
+  // Big enough for the fast engine to spread its tasks (and the decoding of A's and B's planes,
+  // done by whichever task needs a group first) over every thread asked for; ragged M, N and K
+  // leave partial row groups, column groups and k-steps. split_k 3 adds the reduction of chains.
+  for (const auto& [sm, name] : cases()) {
+    SCOPED_TRACE(name);
+    const Instruction in = find_instruction(name, sm);
+    const Model& model = builtin_model(sm);
+    const Problem p = random_problem(in, 203, 150, 9 * in.k - 3, 14);
+    for (const int split : {1, 3}) {
+      GemmOptions opt;
+      opt.split_k = split;
+      opt.threads = 1;
+      const Bits one = gemm_of(model, in, p, opt);
+      for (const int threads : {2, 3, 8}) {
+        opt.threads = threads;
+        ASSERT_EQ(gemm_of(model, in, p, opt), one) << threads << " threads, split_k " << split;
+      }
+      if (split == 1) {  // and the fast engine is the reference datapath's answer
+        opt.path = GemmOptions::Path::reference;
+        ASSERT_EQ(gemm_of(model, in, p, opt), one);
+      }
+    }
+  }
+}
+
 TEST(Gemm, MixedTypesChainInDType) {
   // mma.m8n8k4.f16.f16.f16.f32: C is f32, D f16; later steps take the running f16 D as C,
   // i.e. they are the same instruction with an f16 C (mma.m8n8k4.f16.f16.f16.f16).

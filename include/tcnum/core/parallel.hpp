@@ -11,12 +11,19 @@ namespace tcnum {
 int resolve_threads(int requested);
 
 // Runs task(i) once for every i in [0, count), on up to `threads` threads (the calling thread is
-// one of them), each taking the next index from a shared counter. A worker that cannot be
-// started (std::system_error: a memory or process limit) leaves its share to the threads that
-// did start, so a limit makes the loop slower, never wrong, and never aborts. The first
-// exception a task throws stops the others from taking new indices and is rethrown here.
-// `on_worker_exit` runs on every started worker thread just before it ends (e.g. to free a
-// library's thread-local caches); it does not run on the calling thread.
+// one of them), each taking the next index from a shared counter. The other threads are the
+// process's pool: workers started on first need (at most 256) and kept parked between loops, so
+// a loop costs a wake-up, not a thread start. A loop takes idle workers only (another thread's
+// loop may hold some), so it may run on fewer threads than asked, never waiting for a busy one.
+// A worker that cannot be started (std::system_error: a memory or process limit) leaves its
+// share to the threads that did start, so a limit makes the loop slower, never wrong, and never
+// aborts. The first exception a task throws stops the others from taking new indices and is
+// rethrown here, once every worker has left the loop. A parallel_for called from inside a task
+// (on a worker or on the calling thread) runs its loop inline on that thread. After a fork the
+// child starts a pool of its own (the parent's threads do not exist there).
+// `on_worker_exit` runs on every pool worker the loop enlisted, after its last task of the loop
+// (also when it took none, and after a failure), e.g. to free a library's thread-local caches
+// (workers outlive the loop); it does not run on the calling thread nor in an inline loop.
 void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t)>& task,
                   const std::function<void()>& on_worker_exit = {});
 
