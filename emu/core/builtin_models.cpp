@@ -270,7 +270,7 @@ Model with_integer_rule(Model m) {
   if (m.sm == 90) {
     std::vector<std::string> names;
     for (const Instruction& in : instructions_for(90))
-      if (in.integer()) names.push_back(in.name);
+      if (in.integer() && in.family == Family::mma) names.push_back(in.name);
     validated_by(m, "H100 80GB HBM3 (sm_90)", "h100-int", false, names);
   }
   return m;

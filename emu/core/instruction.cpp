@@ -101,6 +101,23 @@ void add_integer_mma(std::vector<Instruction>& all) {
         }
 }
 
+// Integer wgmma (PTX ISA "wgmma.mma_async", integer type; sm_90a): m64nNk32, s8/u8 × s8/u8 in
+// every pair, s32 D, with and without .satfinite (spelled after the shape, as for mma). N is 8,
+// 16, 24, 32, then 48..256 in steps of 16: ptxas 13.0 refuses the others ("Illegal matrix
+// shape '.m64n40k32'"); integer_wgmma_n() is that list, which the probes' kernels take too.
+void add_integer_wgmma(std::vector<Instruction>& all) {
+  using F = Format;
+  for (int n : integer_wgmma_n())
+    for (F a : {F::s8, F::u8})
+      for (F b : {F::s8, F::u8})
+        for (bool sat : {false, true}) {
+          Instruction in = make(Family::wgmma, 64, n, 32, F::s32, a, b, F::s32, 90, 90);
+          in.saturate = sat;
+          if (sat) in.name.insert(in.name.find('.', 6), ".satfinite");
+          all.push_back(in);
+        }
+}
+
 // The sparse forms as PTX spells them: mma.sp::ordered_metadata.m16n8k32.f32.bf16.bf16.f32,
 // wgmma.mma_async.sp.m64n128k32.f32.bf16.bf16. K is the logical K (A holds K/2 per row).
 Instruction make_sparse(Family fam, int m, int n, int k, Format d, Format a, Format b, int min_sm, int max_sm = 1000) {
@@ -220,6 +237,7 @@ std::vector<Instruction> build_catalog() {
     }
   add_blackwell_kinds(all);
   add_integer_mma(all);
+  add_integer_wgmma(all);
   add_sparse(all);
   detail::add_amd_mfma(all);
   return all;
@@ -262,6 +280,12 @@ std::string strip_suffixes(std::string_view name) {
 }  // namespace
 
 std::vector<int> known_archs() { return {kArchs.begin(), kArchs.end()}; }
+
+std::vector<int> integer_wgmma_n() {
+  std::vector<int> out{8, 16, 24};
+  for (int n = 32; n <= 256; n += 16) out.push_back(n);
+  return out;
+}
 
 void check_formats(const Instruction& in) {
   const std::pair<const char*, Format> fields[] = {
@@ -357,7 +381,7 @@ Instruction find_instruction(std::string_view name, int sm) {
   }
   for (const auto& s : seen) os << "\n  " << s;
   if (std::any_of(seen.begin(), seen.end(), [](const std::string& s) { return s.find("{N}") != std::string::npos; }))
-    os << "\n  ({N}: wgmma N = 8, 16, ..., 256; tcgen05 M=64: N = 8..256 step 8, M=128: N = 16..256 step 16)";
+    os << "\n  ({N}: wgmma N = 8, 16, ..., 256, integer wgmma N = 8, 16, 24, 32, 48, ..., 256 step 16; tcgen05 M=64: N = 8..256 step 8, M=128: N = 16..256 step 16)";
   throw UnknownInstruction(os.str());
 }
 
