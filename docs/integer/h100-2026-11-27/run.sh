@@ -9,11 +9,11 @@ start=$(date +%s)
   && cmake --build build26i -j16 --target tcnum_int_record numprobe; echo "build rc=$? after $(( $(date +%s) - start )) s"; } > "$OUT/build.log" 2>&1
 tail -3 "$OUT/build.log"
 mkdir -p rec26
-timeout 200 build26i/probes/tcnum_int_record --out rec26 --instr wgmma --cases 3000 --keep 6 --seed 26 --corpus-n 8,64,256 > rec26/record.log 2>&1
+timeout 180 build26i/probes/tcnum_int_record --out rec26 --instr wgmma --cases 3000 --keep 6 --seed 26 --corpus-n 8,64,256 > rec26/record.log 2>&1
 echo "record rc=$? after $(( $(date +%s) - start )) s" >> rec26/record.log
 tail -4 rec26/record.log
-timeout 150 build26i/tools/numprobe fuzz --backend device --instr integer --dist all --cases 65536 --seed 2627 \
-  --both-a-sources --time 120s --quiet --out fuzz26 > fuzz26.log 2>&1
+timeout 120 build26i/tools/numprobe fuzz --backend device --instr integer --dist all --cases 65536 --seed 2627 \
+  --both-a-sources --time 90s --quiet --out fuzz26 > fuzz26.log 2>&1
 echo "fuzz rc=$? after $(( $(date +%s) - start )) s" >> fuzz26.log
 tail -4 fuzz26.log
 CUOBJ=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
