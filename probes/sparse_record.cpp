@@ -8,7 +8,8 @@
 // Each case is also compared with the neighbouring hypothesis (the built-in rule with blocks of
 // half as many products, i.e. blocks counted in logical K): its mismatch count is printed beside.
 //
-//   tcnum_sparse_record --out DIR [--cases N] [--keep M] [--keep-wgmma M] [--seed S] [--instr NAME] [--designed]
+//   tcnum_sparse_record --out DIR [--cases N] [--keep M] [--keep-wgmma M] [--seed S] [--instr NAME|integer|float|all]
+//                       [--designed]
 //
 // Exit status: 0 when every case matched, 1 on a mismatch or a failed instruction, 2 on bad usage.
 #include <cstdio>
@@ -40,7 +41,8 @@ struct Options {
 
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "tcnum_sparse_record: " << why
-            << "\nusage: tcnum_sparse_record --out DIR [--cases N] [--keep M] [--keep-wgmma M] [--seed S] [--instr NAME] "
+            << "\nusage: tcnum_sparse_record --out DIR [--cases N] [--keep M] [--keep-wgmma M] [--seed S] "
+               "[--instr NAME|integer|float|all] "
                "[--designed]\n";
   std::exit(2);
 }
@@ -173,7 +175,9 @@ int record(const Options& o) {
   int failed = 0;
   for (const Instruction& in : sparse_instructions_for(info.sm)) {
     const bool probed = in.family == Family::mma || in.n == 8 || in.n == 64 || in.n == 256;  // the wgmma.sp kernels' N
-    if (!probed || (o.instr != "all" && o.instr != in.name)) continue;
+    const bool wanted = o.instr == "all" || o.instr == in.name || (o.instr == "integer" && in.integer()) ||
+                        (o.instr == "float" && !in.integer());
+    if (!probed || !wanted) continue;
     try {
       std::string report;
       const std::string layout = device::sparse_layout(in, {}, &report);

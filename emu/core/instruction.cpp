@@ -148,6 +148,16 @@ void add_sparse(std::vector<Instruction>& all) {
       for (F a : {F::e4m3, F::e5m2})
         for (F b : {F::e4m3, F::e5m2}) wg(64, d, a, b);
   }
+  // Integer wgmma.sp (s8/u8, logical K = 64, s32; wrap and .satfinite) at the integer N.
+  for (int n : integer_wgmma_n())
+    for (F a : {F::s8, F::u8})
+      for (F b : {F::s8, F::u8})
+        for (bool sat : {false, true}) {
+          Instruction in = make_sparse(Family::wgmma, 64, n, 64, F::s32, a, b, 90, 90);
+          in.saturate = sat;
+          if (sat) in.name.insert(in.name.find(".s32."), ".satfinite");
+          all.push_back(in);
+        }
 }
 
 // Blackwell's f8f6f4 kinds and the block-scaled MX/NVFP4 kinds (PTX ISA 8.7+, "tcgen05.mma" and

@@ -1,7 +1,8 @@
 // Integer fuzz cases (integer_cases.hpp). An integer MMA is exact, so the only outputs worth
 // aiming at are the ends of s32, where wrap and .satfinite part, and the operands' own extremes
 // (−128·−128, 255·255, the sign of u8 against s8). The seven distributions, read for integers:
-//   normal    a, b ~ N(0, (range/8)²) rounded and clamped; C ~ N(0, 2^32)
+//   normal    a, b ~ N(0, (range/8)²) rounded and clamped (u8, u4 about range/2); C ~ N(0,1)·2^31,
+//             clamped to s32 (so a third of them at an end)
 //   randbits  every pattern uniform (C any 32 bits)
 //   spread    a, b uniform; C within 2^20 of INT32_MIN or INT32_MAX
 //   cancel    pairs a_{k+1} = −a_k, b_{k+1} = b_k (or B negated where only B is signed); C = −Σ ± 1
