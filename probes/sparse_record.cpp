@@ -169,7 +169,8 @@ int record(const Options& o) {
   const std::string about = "recorded by tcnum_sparse_record on " + info.about + "; seed " + std::to_string(o.seed) +
                             "; command: tcnum_sparse_record --cases " + std::to_string(o.cases) + " --keep " +
                             std::to_string(o.keep) + " --keep-wgmma " + std::to_string(o.keep_wgmma) + " --seed " +
-                            std::to_string(o.seed) + (o.designed ? " --designed" : "");
+                            std::to_string(o.seed) + (o.instr != "all" ? " --instr " + o.instr : "") +
+                            (o.designed ? " --designed" : "");
   for (CorpusWriter* w : {&sample, &mismatches, &designed}) w->comment(about);
   std::size_t total = 0, total_bad = 0;
   int failed = 0;
