@@ -2,6 +2,7 @@
 #include "tcnum/core/instruction.hpp"
 
 #include "instruction_amd.hpp"
+#include "tcnum/core/dmma.hpp"
 
 #include <algorithm>
 #include <array>
@@ -359,6 +360,7 @@ Instruction parse_instruction(std::string_view name) {
   const std::string wanted = strip_suffixes(name);
   for (const Instruction& in : catalog())
     if (in.name == wanted) return in;
+  if (const auto f = find_dmma_form(wanted)) throw UnknownInstruction(dmma_not_in_catalog_message(*f));
   throw UnknownInstruction("unknown instruction '" + shown_name(name) +
                            "' (expected a PTX name such as mma.m16n8k16.f32.bf16.bf16.f32 or "
                            "wgmma.m64n128k32.f32.e4m3.e5m2, or an AMD MFMA name such as v_mfma_f32_32x32x8_f16)");
@@ -369,6 +371,7 @@ Instruction find_instruction(std::string_view name, int sm) {
   const std::string wanted = strip_suffixes(name);
   for (const Instruction& in : catalog())
     if (in.name == wanted && available_on(in, sm)) return in;
+  if (const auto f = find_dmma_form(wanted)) throw UnknownInstruction(dmma_not_in_catalog_message(*f));
   std::ostringstream os;
   os << "instruction '" << shown_name(name) << "' is not available on " << arch_name(sm);
   if (wanted.rfind("mma.m8n8k4.", 0) == 0 && sm >= 80) os << kM8n8k4Gone;
