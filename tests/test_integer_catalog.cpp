@@ -39,7 +39,9 @@ std::vector<std::string> integer_names(int sm) {
 TEST(IntegerCatalog, FormsPerArchitecture) {
   EXPECT_TRUE(integer_names(70).empty());
   EXPECT_EQ(integer_names(75).size(), 16u);  // m8n8k16 s8/u8, m8n8k32 s4/u4: 4 pairs × wrap/satfinite
-  for (int sm : {80, 86, 89, 100, 120}) EXPECT_EQ(integer_names(sm).size(), 48u) << sm;
+  for (int sm : {80, 86, 89, 120}) EXPECT_EQ(integer_names(sm).size(), 48u) << sm;
+  // sm_100a adds tcgen05 kind::i8: M = 64 at the 18 integer N, M = 128 at 16 N; 8 forms each.
+  EXPECT_EQ(integer_names(100).size(), 48u + 8u * (18u + 16u));
   // sm_90a adds wgmma m64nNk32 s8/u8: 4 pairs × wrap/satfinite × 18 N.
   EXPECT_EQ(integer_names(90).size(), 48u + 8u * 18u);
   const Instruction in = find_instruction("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.u8.s32", 90);
@@ -123,6 +125,26 @@ TEST(IntegerMmaExhaustive, WgmmaEveryByteProductAndTheEnds) {
   EXPECT_EQ(mma_element(m, sat, ones, ones, bits32(kMax - 2080800 + 1)), bits32(kMax));
   EXPECT_EQ(mma_element(m, sat, ones, ones, bits32(kMax - 2080800)), bits32(kMax));
   EXPECT_EQ(mma_element(m, sat, ones, ones, bits32(kMax - 2080801)), bits32(kMax - 1));
+}
+
+// tcgen05.mma .kind::i8 (sm_100a): modelled as the other integer forms, not validated (no B200).
+TEST(IntegerCatalog, Tcgen05KindI8) {
+  const Instruction in = find_instruction("tcgen05.mma.m128n256k32.kind::i8.satfinite.s32.u8.s8", 100);
+  EXPECT_TRUE(in.integer() && in.saturate);
+  EXPECT_EQ(in.family, Family::tcgen05);
+  EXPECT_EQ(in.kind, "i8");
+  EXPECT_EQ(in.c_type, Format::s32);
+  EXPECT_THROW(find_instruction("tcgen05.mma.m128n8k32.kind::i8.s32.s8.s8", 100), UnknownInstruction);  // M = 128: N step 16
+  EXPECT_THROW(find_instruction("tcgen05.mma.m64n40k32.kind::i8.s32.s8.s8", 100), UnknownInstruction);
+  EXPECT_NO_THROW(find_instruction("tcgen05.mma.m64n24k32.kind::i8.s32.s8.s8", 100));
+  EXPECT_THROW(find_instruction("tcgen05.mma.m64n24k32.kind::i8.s32.s8.s8", 120), UnknownInstruction);  // not on sm_120
+  const ModelRule& r = builtin_model(100).rule_for(in);
+  EXPECT_EQ(r.inputs, InputClass::integer);
+  EXPECT_FALSE(r.validated);
+  std::vector<std::uint32_t> a(32, 0xff), b(32, 0x80);  // u8 255 × s8 −128, 32 times: −1,044,480
+  EXPECT_EQ(mma_element(builtin_model(100), in, a, b, bits32(kMin + 1000)), bits32(kMin));
+  const Instruction wrap = find_instruction("tcgen05.mma.m128n256k32.kind::i8.s32.u8.s8", 100);
+  EXPECT_EQ(mma_element(builtin_model(100), wrap, a, b, bits32(kMin + 1000)), bits32(kMin + 1000 - 1044480 + (std::int64_t{1} << 32)));
 }
 
 TEST(IntegerFormats, DecodeAndLimits) {

@@ -119,6 +119,26 @@ void add_integer_wgmma(std::vector<Instruction>& all) {
         }
 }
 
+// tcgen05.mma .kind::i8 (sm_100a, cta_group::1): s8/u8 × s8/u8 -> s32, K = 32; M = 64 at the
+// integer N of wgmma (8, 16, 24, 32, 48..256 step 16), M = 128 at N = 16..256 step 16 (the PTX
+// ISA's tcgen05 shape table for .kind::i8; N sits in the instruction descriptor, so ptxas cannot
+// confirm it). Saturation is the descriptor's saturate bit, spelled .satfinite here as for mma.
+void add_tcgen05_i8(std::vector<Instruction>& all) {
+  using F = Format;
+  std::vector<std::pair<int, int>> shapes;
+  for (int n : integer_wgmma_n()) shapes.emplace_back(64, n);
+  for (int n = 16; n <= 256; n += 16) shapes.emplace_back(128, n);
+  for (const auto& [m, n] : shapes)
+    for (F a : {F::s8, F::u8})
+      for (F b : {F::s8, F::u8})
+        for (bool sat : {false, true}) {
+          Instruction in = make_kind(Family::tcgen05, m, n, 32, "i8", F::s32, a, b, 100, kLastTcgen05Sm);
+          in.saturate = sat;
+          if (sat) in.name.insert(in.name.find(".s32."), ".satfinite");
+          all.push_back(in);
+        }
+}
+
 // The sparse forms as PTX spells them: mma.sp::ordered_metadata.m16n8k32.f32.bf16.bf16.f32,
 // wgmma.mma_async.sp.m64n128k32.f32.bf16.bf16. K is the logical K (A holds K/2 per row).
 Instruction make_sparse(Family fam, int m, int n, int k, Format d, Format a, Format b, int min_sm, int max_sm = 1000) {
@@ -185,6 +205,10 @@ void add_blackwell_kinds(std::vector<Instruction>& all) {
       all.push_back(make_kind(Family::tcgen05, m, n, 64, "mxf4nvf4", F::fp32, F::e2m1, F::e2m1, 100, kLastTcgen05Sm, 32));
       all.push_back(make_kind(Family::tcgen05, m, n, 64, "mxf4nvf4", F::fp32, F::e2m1, F::e2m1, 100, kLastTcgen05Sm, 16,
                               F::ue4m3));
+      // scale_vec::4X with ue8m0 scales: the PTX ISA's tcgen05 table allows it (the scale type is in the
+      // instruction descriptor); ptxas 13.0 refuses it for sm_120's mma.sync, which therefore lacks it.
+      all.push_back(make_kind(Family::tcgen05, m, n, 64, "mxf4nvf4", F::fp32, F::e2m1, F::e2m1, 100, kLastTcgen05Sm, 16,
+                              F::ue8m0));
     }
   // sm_120a mma.sync: m16n8k32 kind::f8f6f4 (f32 or f16 D), kind::mxf8f6f4.block_scale
   // (scale_vec::1X, ue8m0), m16n8k64 kind::mxf4 (2X, ue8m0) and kind::mxf4nvf4 (2X ue8m0, 4X ue4m3).
@@ -249,6 +273,7 @@ std::vector<Instruction> build_catalog() {
   add_blackwell_kinds(all);
   add_integer_mma(all);
   add_integer_wgmma(all);
+  add_tcgen05_i8(all);
   add_sparse(all);
   detail::add_amd_mfma(all);
   return all;
