@@ -339,6 +339,7 @@ TEST(BlockScaledCatalog, Tcgen05Mxf4nvf4FourXWithUe8m0Scales) {
   // 6·2 in group 0 (scale 2 · 1), 1·1.5 in group 2 (scale 1 · 4), C = 1: D = 1 + 24 + 6 = 31.
   std::vector<std::uint32_t> a(64, 0), b(64, 0);
   a[0] = 0x7, b[0] = 0x4, a[32] = 0x2, b[32] = 0x3;
-  EXPECT_EQ(mma_element(m, in, a, b, f32_bits(1.0f), {0x80, 0x7f, 0x7f, 0x7f}, {0x7f, 0x7f, 0x81, 0x7f}), f32_bits(31.0f));
+  const std::vector<std::uint32_t> sa{0x80, 0x7f, 0x7f, 0x7f}, sb{0x7f, 0x7f, 0x81, 0x7f};
+  EXPECT_EQ(mma_element(m, in, a, b, f32_bits(1.0f), sa, sb), f32_bits(31.0f));
   EXPECT_THROW(find_instruction(ue8, 120), UnknownInstruction);
 }
