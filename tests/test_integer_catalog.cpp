@@ -84,7 +84,7 @@ TEST(IntegerCatalog, WgmmaForms) {
   }
   EXPECT_EQ(count, 8 * 18);
   EXPECT_EQ(seen_n, want_n);
-  const Instruction sat = find_instruction("wgmma.mma_async.sync.aligned.m64n8k32.satfinite.s32.u8.s8", 90);
+  const Instruction sat = find_instruction("wgmma.m64n8k32.satfinite.s32.u8.s8", 90);
   EXPECT_EQ(sat.name, "wgmma.m64n8k32.satfinite.s32.u8.s8");
   EXPECT_TRUE(sat.saturate);
   EXPECT_EQ(sat.a_type, Format::u8);

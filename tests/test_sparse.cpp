@@ -110,7 +110,8 @@ TEST(SparseLaws, SelectedProductsEqualTheDenseFormOnTheExpandedA) {
         for (std::size_t t = 0; t < count; ++t) {
           const std::span<const std::uint32_t> as(a.data() + t * h, h), bs(b.data() + t * h, h);
           const std::vector<std::uint8_t> meta = random_meta(in, rng);
-          std::vector<std::uint32_t> bl(static_cast<std::size_t>(in.k), encode(in.b_type, 1.0));
+          const std::uint32_t one = is_integer(in.b_type) ? 1u : encode(in.b_type, 1.0);  // the dropped rows of B
+          std::vector<std::uint32_t> bl(static_cast<std::size_t>(in.k), one);
           const std::vector<int> pos = selected_positions(in, meta);
           for (std::size_t s = 0; s < h; ++s) bl[static_cast<std::size_t>(pos[s])] = bs[s];
           const std::uint32_t want = mma_element(p, sel, as, bs, c[t]);
