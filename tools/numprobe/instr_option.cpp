@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "tcnum/core/dmma.hpp"
+
 namespace numprobe {
 
 namespace {
@@ -32,6 +34,8 @@ InstrItem parse_item(const std::string& text) {
   else if (text == "sparse") it.sparse = true;
   else if (text == "integer") it.integer = true;
   else if (text == "mfma") it.family = tcnum::Family::mfma;
+  else if (const auto f = tcnum::find_dmma_form(text))  // f64: beside the catalog, no command here takes it
+    throw instr_error(tcnum::dmma_not_in_catalog_message(*f));
   else if (!on_some_arch(text))
     throw instr_error("'" + text + "' is neither a word nor an instruction of any architecture; " + kGrammar);
   return it;
