@@ -8,7 +8,8 @@
 // Each case is also compared with the neighbouring hypothesis (the built-in rule with blocks of
 // half as many products, i.e. blocks counted in logical K): its mismatch count is printed beside.
 //
-//   tcnum_sparse_record --out DIR [--cases N] [--keep M] [--keep-wgmma M] [--seed S] [--instr NAME] [--designed]
+//   tcnum_sparse_record --out DIR [--cases N] [--keep M] [--keep-wgmma M] [--seed S] [--instr NAME|integer|float|all]
+//                       [--designed]
 //
 // Exit status: 0 when every case matched, 1 on a mismatch or a failed instruction, 2 on bad usage.
 #include <cstdio>
@@ -25,6 +26,7 @@
 #include "tcnum/core/corpus.hpp"
 #include "tcnum/core/sparse.hpp"
 #include "tcnum/fuzz/generators.hpp"
+#include "tcnum/fuzz/sparse_cases.hpp"
 #include "tcnum/probes/device.hpp"
 
 namespace {
@@ -40,7 +42,8 @@ struct Options {
 
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "tcnum_sparse_record: " << why
-            << "\nusage: tcnum_sparse_record --out DIR [--cases N] [--keep M] [--keep-wgmma M] [--seed S] [--instr NAME] "
+            << "\nusage: tcnum_sparse_record --out DIR [--cases N] [--keep M] [--keep-wgmma M] [--seed S] "
+               "[--instr NAME|integer|float|all] "
                "[--designed]\n";
   std::exit(2);
 }
@@ -68,39 +71,6 @@ Options parse(int argc, char** argv) {
   }
   if (o.out.empty()) usage("--out DIR is required");
   return o;
-}
-
-// `count` cases of `dist`: the selected products as the fuzz generator draws them for the
-// selected form, random metadata, B's dropped rows from a second draw of the same distribution.
-std::vector<Case> draw(const Instruction& in, const DatapathParams& params, const std::string& dist,
-                       std::uint64_t seed, std::size_t count) {
-  const Instruction sel = selected_form(in);
-  const std::size_t h = static_cast<std::size_t>(sel.k);
-  std::vector<std::uint32_t> a(count * h), b(count * h), c(count), a2(count * h), b2(count * h), c2(count);
-  fuzz::generate(sel, params, dist, seed, count, a.data(), b.data(), c.data());
-  fuzz::generate(sel, params, dist, seed ^ 0x5eed5eedULL, count, a2.data(), b2.data(), c2.data());
-  std::mt19937_64 rng(seed * 31 + 7);
-  const std::uint8_t v16[] = {0x4, 0x8, 0x9, 0xc, 0xd, 0xe}, v32[] = {0x4, 0xe};
-  const bool tf32 = sparse_group(in) == 2;
-  std::vector<Case> out(count);
-  for (std::size_t t = 0; t < count; ++t) {
-    Case& g = out[t];
-    g.meta.resize(static_cast<std::size_t>(sparse_meta_count(in)));
-    for (auto& m : g.meta) m = tf32 ? v32[rng() % 2] : v16[rng() % 6];
-    g.a.assign(a.begin() + static_cast<std::ptrdiff_t>(t * h), a.begin() + static_cast<std::ptrdiff_t>((t + 1) * h));
-    g.b.assign(static_cast<std::size_t>(in.k), 0);
-    std::vector<bool> used(static_cast<std::size_t>(in.k), false);
-    const std::vector<int> pos = selected_positions(in, g.meta);
-    for (std::size_t s = 0; s < h; ++s) {
-      g.b[static_cast<std::size_t>(pos[s])] = b[t * h + s];
-      used[static_cast<std::size_t>(pos[s])] = true;
-    }
-    std::size_t other = 0;
-    for (int k = 0; k < in.k; ++k)
-      if (!used[static_cast<std::size_t>(k)]) g.b[static_cast<std::size_t>(k)] = b2[t * h + other++];
-    g.c = c[t];
-  }
-  return out;
 }
 
 // The neighbouring hypothesis: the rule's blocks hold half as many products.
@@ -167,20 +137,23 @@ int record(const Options& o) {
   const std::string about = "recorded by tcnum_sparse_record on " + info.about + "; seed " + std::to_string(o.seed) +
                             "; command: tcnum_sparse_record --cases " + std::to_string(o.cases) + " --keep " +
                             std::to_string(o.keep) + " --keep-wgmma " + std::to_string(o.keep_wgmma) + " --seed " +
-                            std::to_string(o.seed) + (o.designed ? " --designed" : "");
+                            std::to_string(o.seed) + (o.instr != "all" ? " --instr " + o.instr : "") +
+                            (o.designed ? " --designed" : "");
   for (CorpusWriter* w : {&sample, &mismatches, &designed}) w->comment(about);
   std::size_t total = 0, total_bad = 0;
   int failed = 0;
   for (const Instruction& in : sparse_instructions_for(info.sm)) {
     const bool probed = in.family == Family::mma || in.n == 8 || in.n == 64 || in.n == 256;  // the wgmma.sp kernels' N
-    if (!probed || (o.instr != "all" && o.instr != in.name)) continue;
+    const bool wanted = o.instr == "all" || o.instr == in.name || (o.instr == "integer" && in.integer()) ||
+                        (o.instr == "float" && !in.integer());
+    if (!probed || !wanted) continue;
     try {
       std::string report;
       const std::string layout = device::sparse_layout(in, {}, &report);
       std::cout << in.name << ": metadata layout '" << layout << "'" << report << "\n";
       const DatapathParams params = model.params_for(in);
       for (const std::string& dist : fuzz::distribution_names()) {
-        const auto cases = draw(in, params, dist, fuzz::batch_seed(o.seed, in.name, dist, 0), o.cases);
+        const auto cases = fuzz::sparse_cases(in, params, dist, fuzz::batch_seed(o.seed, in.name, dist, 0), o.cases);
         sample.comment(in.name + " " + dist + ": the first " +
                        std::to_string(std::min(in.family == Family::mma ? o.keep : o.keep_wgmma, cases.size())) + " of " +
                        std::to_string(cases.size()) + " cases checked live");

@@ -60,7 +60,9 @@ std::vector<std::uint32_t> pack_words(const Instruction& in, const detail::Spars
   return words;
 }
 
-int element_bytes(Format f) { return f == Format::tf32 ? 4 : (f == Format::e4m3 || f == Format::e5m2) ? 1 : 2; }
+int element_bytes(Format f) {
+  return f == Format::tf32 ? 4 : (f == Format::e4m3 || f == Format::e5m2 || f == Format::s8 || f == Format::u8) ? 1 : 2;
+}
 
 // wgmma.sp operands: A's stored rows as the lanes' registers, B as its shared-memory image.
 void pack_wgmma(const Instruction& in, std::size_t tiles, const std::vector<std::uint32_t>& a,
@@ -143,8 +145,10 @@ std::string check_layout(const Instruction& in, const detail::SparseMetaLayout& 
   const std::uint8_t valid16[] = {0x4, 0x8, 0x9, 0xc, 0xd, 0xe}, valid32[] = {0x4, 0xe};
   std::vector<std::uint32_t> a(tiles * M * half), b(tiles * N * K), c(tiles * M * N);
   std::vector<std::uint8_t> meta(tiles * M * groups);
-  for (auto& v : a) v = detail::small_int_bits(in.a_type, small(-4, 4));
-  for (auto& v : b) v = detail::small_int_bits(in.b_type, small(-4, 4));
+  // Unsigned integer operands (u8) take |v|, as the dense self-check does.
+  auto operand = [&](Format f) { return detail::small_int_bits(f, f == Format::u8 ? small(0, 4) : small(-4, 4)); };
+  for (auto& v : a) v = operand(in.a_type);
+  for (auto& v : b) v = operand(in.b_type);
   for (auto& v : c) v = detail::small_int_bits(in.c_type, small(-8, 8));
   for (auto& v : meta) v = sparse_group(in) == 2 ? valid32[small(0, 1)] : valid16[small(0, 5)];
   if (pack_words(in, layout, tiles, meta).empty()) return "layout does not apply";

@@ -16,6 +16,7 @@
 //     K-bytes 4t + 16(j >> 1) .. +3 (f16/bf16: 2 elements, tf32: 1, fp8: 4, low byte first).
 //   D, f32: d[4i + v] = D(16w + g + 8(v >> 1), 8i + 2t + (v & 1)), i < N/8.
 //   D, f16: d[2i + h] = D(16w + g + 8h, 8i + 2t) | D(16w + g + 8h, 8i + 2t + 1) << 16.
+//   D, s32 (integer wgmma, s8/u8 inputs as fp8's bytes): as f32, one 32-bit register per element.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -47,7 +48,18 @@ enum Kind : int {
   k_f16_e4m3_e5m2,
   k_f16_e5m2_e4m3,
   k_f16_e5m2_e5m2,
+  // Integer (s8/u8 × s8/u8 -> s32), wrap then .satfinite; N from integer_wgmma_n() only.
+  k_s32_s8_s8,
+  k_s32_s8_u8,
+  k_s32_u8_s8,
+  k_s32_u8_u8,
+  k_sat_s8_s8,
+  k_sat_s8_u8,
+  k_sat_u8_s8,
+  k_sat_u8_u8,
 };
+
+__host__ __device__ constexpr bool int_acc(int kind) { return kind >= k_s32_s8_s8 && kind <= k_sat_u8_u8; }
 
 __host__ __device__ constexpr bool f32_acc(int kind) {
   return kind == k_f32_f16_f16 || kind == k_f32_bf16_bf16 || kind == k_f32_tf32_tf32 ||
@@ -214,20 +226,23 @@ struct WgOp;
 // One specialization per (type combination, N): ss() with A through its descriptor, rs() with
 // A in registers. scale-d = 1 (D = A*B + D), imm-scale-a = imm-scale-b = 1, and for f16/bf16
 // imm-trans-a = imm-trans-b = 0 (K-major); tf32 and fp8 take no transpose operands at all.
-#define TCNUM_WG_OP(KIND, SHAPE_TYPES, TRANS_SS, TRANS_RS, DREG, CONS, N, R)                                     \
+#define TCNUM_WG_OP(KIND, SHAPE_TYPES, TRANS_SS, TRANS_RS, DREG, CONS, N, R) \
+  TCNUM_WG_OP_TAIL(KIND, SHAPE_TYPES, ", 1, 1, 1" TRANS_SS, ", 1, 1, 1" TRANS_RS, DREG, CONS, N, R)
+// TAIL_SS / TAIL_RS: the operands after B's descriptor (scale-d, and the float forms' immediates).
+#define TCNUM_WG_OP_TAIL(KIND, SHAPE_TYPES, TAIL_SS, TAIL_RS, DREG, CONS, N, R)                                \
   template <>                                                                                                   \
   struct WgOp<KIND, N> {                                                                                        \
     static __device__ __forceinline__ void ss(DREG (&d)[R], std::uint64_t ad, std::uint64_t bd) {              \
       std::uint32_t p0 = 0, p1 = 0, p2 = 0;                                                                     \
       TCNUM_WG_ASM("wgmma.mma_async.sync.aligned.m64n" #N SHAPE_TYPES " {" TCNUM_WG_DS##R                      \
-                   "}, %0, %1, 1, 1, 1" TRANS_SS ";"                                                            \
+                   "}, %0, %1" TAIL_SS ";"                                                                       \
                    : "+l"(ad), "+l"(bd), "+r"(p0), "+r"(p1), "+r"(p2), TCNUM_WG_DO##R(CONS)                     \
                    :                                                                                            \
                    : "memory");                                                                                 \
     }                                                                                                           \
     static __device__ __forceinline__ void rs(DREG (&d)[R], std::uint32_t (&a)[4], std::uint64_t bd) {         \
       TCNUM_WG_ASM("wgmma.mma_async.sync.aligned.m64n" #N SHAPE_TYPES " {" TCNUM_WG_DS##R                      \
-                   "}, {%0, %1, %2, %3}, %4, 1, 1, 1" TRANS_RS ";"                                              \
+                   "}, {%0, %1, %2, %3}, %4" TAIL_RS ";"                                                         \
                    : "+r"(a[0]), "+r"(a[1]), "+r"(a[2]), "+r"(a[3]), "+l"(bd), TCNUM_WG_DO##R(CONS)             \
                    :                                                                                            \
                    : "memory");                                                                                 \
@@ -235,6 +250,8 @@ struct WgOp;
   };
 #define TCNUM_WG_F32(KIND, ST, TS, TR, N, R2, R4) TCNUM_WG_OP(KIND, ST, TS, TR, float, TCNUM_WG_CF, N, R2)
 #define TCNUM_WG_F16(KIND, ST, TS, TR, N, R2, R4) TCNUM_WG_OP(KIND, ST, TS, TR, std::uint32_t, TCNUM_WG_CR, N, R4)
+// Integer wgmma takes scale-d alone (no negation or transpose immediates); s32 D, one register each.
+#define TCNUM_WG_S32(KIND, ST, N, R2, R4) TCNUM_WG_OP_TAIL(KIND, ST, ", 1", ", 1", std::uint32_t, TCNUM_WG_CR, N, R2)
 
 // Every legal N: multiples of 8 from 8 to 256 (the same set for f16, bf16, tf32 and fp8).
 #define TCNUM_WG_FOR_EACH_N(X, ...) \
@@ -246,6 +263,14 @@ struct WgOp;
   X(__VA_ARGS__, 168, 84, 42) X(__VA_ARGS__, 176, 88, 44) X(__VA_ARGS__, 184, 92, 46) X(__VA_ARGS__, 192, 96, 48) \
   X(__VA_ARGS__, 200, 100, 50) X(__VA_ARGS__, 208, 104, 52) X(__VA_ARGS__, 216, 108, 54) X(__VA_ARGS__, 224, 112, 56) \
   X(__VA_ARGS__, 232, 116, 58) X(__VA_ARGS__, 240, 120, 60) X(__VA_ARGS__, 248, 124, 62) X(__VA_ARGS__, 256, 128, 64)
+
+// The integer N (integer_wgmma_n(): 8, 16, 24, 32, then 48..256 step 16).
+#define TCNUM_WG_FOR_EACH_INT_N(X, ...) \
+  X(__VA_ARGS__, 8, 4, 2) X(__VA_ARGS__, 16, 8, 4) X(__VA_ARGS__, 24, 12, 6) X(__VA_ARGS__, 32, 16, 8) \
+  X(__VA_ARGS__, 48, 24, 12) X(__VA_ARGS__, 64, 32, 16) X(__VA_ARGS__, 80, 40, 20) X(__VA_ARGS__, 96, 48, 24) \
+  X(__VA_ARGS__, 112, 56, 28) X(__VA_ARGS__, 128, 64, 32) X(__VA_ARGS__, 144, 72, 36) X(__VA_ARGS__, 160, 80, 40) \
+  X(__VA_ARGS__, 176, 88, 44) X(__VA_ARGS__, 192, 96, 48) X(__VA_ARGS__, 208, 104, 52) X(__VA_ARGS__, 224, 112, 56) \
+  X(__VA_ARGS__, 240, 120, 60) X(__VA_ARGS__, 256, 128, 64)
 
 TCNUM_WG_FOR_EACH_N(TCNUM_WG_F32, k_f32_f16_f16, "k16.f32.f16.f16", ", 0, 0", ", 0")
 TCNUM_WG_FOR_EACH_N(TCNUM_WG_F16, k_f16_f16_f16, "k16.f16.f16.f16", ", 0, 0", ", 0")
@@ -259,6 +284,14 @@ TCNUM_WG_FOR_EACH_N(TCNUM_WG_F16, k_f16_e4m3_e4m3, "k32.f16.e4m3.e4m3", "", "")
 TCNUM_WG_FOR_EACH_N(TCNUM_WG_F16, k_f16_e4m3_e5m2, "k32.f16.e4m3.e5m2", "", "")
 TCNUM_WG_FOR_EACH_N(TCNUM_WG_F16, k_f16_e5m2_e4m3, "k32.f16.e5m2.e4m3", "", "")
 TCNUM_WG_FOR_EACH_N(TCNUM_WG_F16, k_f16_e5m2_e5m2, "k32.f16.e5m2.e5m2", "", "")
+TCNUM_WG_FOR_EACH_INT_N(TCNUM_WG_S32, k_s32_s8_s8, "k32.s32.s8.s8")
+TCNUM_WG_FOR_EACH_INT_N(TCNUM_WG_S32, k_s32_s8_u8, "k32.s32.s8.u8")
+TCNUM_WG_FOR_EACH_INT_N(TCNUM_WG_S32, k_s32_u8_s8, "k32.s32.u8.s8")
+TCNUM_WG_FOR_EACH_INT_N(TCNUM_WG_S32, k_s32_u8_u8, "k32.s32.u8.u8")
+TCNUM_WG_FOR_EACH_INT_N(TCNUM_WG_S32, k_sat_s8_s8, "k32.satfinite.s32.s8.s8")
+TCNUM_WG_FOR_EACH_INT_N(TCNUM_WG_S32, k_sat_s8_u8, "k32.satfinite.s32.s8.u8")
+TCNUM_WG_FOR_EACH_INT_N(TCNUM_WG_S32, k_sat_u8_s8, "k32.satfinite.s32.u8.s8")
+TCNUM_WG_FOR_EACH_INT_N(TCNUM_WG_S32, k_sat_u8_u8, "k32.satfinite.s32.u8.u8")
 
 // Keeps the compiler from moving accumulator reads or writes across the wgmma fences.
 template <class T, int R>
@@ -289,7 +322,8 @@ __global__ void __launch_bounds__(kThreads) wgmma_tile_kernel(const uint4* __res
                                                               std::uint32_t* __restrict__ d, int tiles, int* status) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   constexpr bool kF32 = f32_acc(KIND);
-  constexpr int R = kF32 ? N / 2 : N / 4;
+  constexpr bool kWide = kF32 || int_acc(KIND);  // one 32-bit register per element (f32, s32)
+  constexpr int R = kWide ? N / 2 : N / 4;
   using DReg = std::conditional_t<kF32, float, std::uint32_t>;
   __shared__ __align__(128) uint4 sa[kTileABytes / 16];
   __shared__ __align__(128) uint4 sb[N * kRowBytes / 16];
@@ -319,6 +353,8 @@ __global__ void __launch_bounds__(kThreads) wgmma_tile_kernel(const uint4* __res
         acc[4 * i + 1] = __uint_as_float(lo.y);
         acc[4 * i + 2] = __uint_as_float(hi.x);
         acc[4 * i + 3] = __uint_as_float(hi.y);
+      } else if constexpr (kWide) {
+        acc[4 * i + 0] = lo.x, acc[4 * i + 1] = lo.y, acc[4 * i + 2] = hi.x, acc[4 * i + 3] = hi.y;
       } else {
         acc[2 * i + 0] = (lo.x & 0xFFFFu) | (lo.y << 16);
         acc[2 * i + 1] = (hi.x & 0xFFFFu) | (hi.y << 16);
@@ -357,6 +393,9 @@ __global__ void __launch_bounds__(kThreads) wgmma_tile_kernel(const uint4* __res
       if constexpr (kF32) {
         lo = make_uint2(__float_as_uint(acc[4 * i + 0]), __float_as_uint(acc[4 * i + 1]));
         hi = make_uint2(__float_as_uint(acc[4 * i + 2]), __float_as_uint(acc[4 * i + 3]));
+      } else if constexpr (kWide) {
+        lo = make_uint2(acc[4 * i + 0], acc[4 * i + 1]);
+        hi = make_uint2(acc[4 * i + 2], acc[4 * i + 3]);
       } else {
         lo = make_uint2(acc[2 * i + 0] & 0xFFFFu, acc[2 * i + 0] >> 16);
         hi = make_uint2(acc[2 * i + 1] & 0xFFFFu, acc[2 * i + 1] >> 16);
@@ -372,15 +411,19 @@ __global__ void __launch_bounds__(kThreads) wgmma_tile_kernel(const uint4* __res
 #endif
 }
 
-template <int KIND>
-KernelFn pick_kernel(int n, bool rs) {
 #define TCNUM_WG_CASE(K, N, R2, R4) \
   case N:                           \
     return rs ? &wgmma_tile_kernel<K, N, true> : &wgmma_tile_kernel<K, N, false>;
-  switch (n) { TCNUM_WG_FOR_EACH_N(TCNUM_WG_CASE, KIND) }
-#undef TCNUM_WG_CASE
+template <int KIND>
+KernelFn pick_kernel(int n, bool rs) {
+  if constexpr (int_acc(KIND)) {
+    switch (n) { TCNUM_WG_FOR_EACH_INT_N(TCNUM_WG_CASE, KIND) }
+  } else {
+    switch (n) { TCNUM_WG_FOR_EACH_N(TCNUM_WG_CASE, KIND) }
+  }
   return nullptr;
 }
+#undef TCNUM_WG_CASE
 
 // ---------------------------------------------------------------------------------------------
 // Host side.
@@ -391,17 +434,20 @@ int element_bytes(Format f) {
     case Format::bf16: return 2;
     case Format::tf32: return 4;
     case Format::e4m3:
-    case Format::e5m2: return 1;
+    case Format::e5m2:
+    case Format::s8:
+    case Format::u8: return 1;
     default: return 0;
   }
 }
 
 bool is_fp8(Format f) { return f == Format::e4m3 || f == Format::e5m2; }
+bool is_int8(Format f) { return f == Format::s8 || f == Format::u8; }
 
 // The name from the fields (what runs), with the given name where that differs.
 std::string describe(const Instruction& in) {
   const std::string fields = "wgmma.m" + std::to_string(in.m) + "n" + std::to_string(in.n) + "k" +
-                             std::to_string(in.k) + "." + std::string(name_of(in.d_type)) + "." +
+                             std::to_string(in.k) + (in.saturate ? ".satfinite." : ".") + std::string(name_of(in.d_type)) + "." +
                              std::string(name_of(in.a_type)) + "." + std::string(name_of(in.b_type));
   return in.name.empty() || in.name == fields ? fields : fields + " (named " + in.name + ")";
 }
@@ -410,10 +456,23 @@ std::string describe(const Instruction& in) {
   throw std::invalid_argument("wgmma probe: cannot run " + describe(in) + ": " + why);
 }
 
+// s8/u8 × s8/u8 -> s32, K = 32, N from integer_wgmma_n().
+int integer_kind_of(const Instruction& in) {
+  if (!is_int8(in.a_type) || !is_int8(in.b_type)) bad(in, "integer wgmma takes s8 or u8 A and B");
+  if (in.d_type != Format::s32) bad(in, "integer wgmma accumulates into s32");
+  if (in.k != 32) bad(in, "K must be 32 for s8/u8 inputs");
+  const std::vector<int> ns = integer_wgmma_n();
+  if (std::find(ns.begin(), ns.end(), in.n) == ns.end()) bad(in, "N must be 8, 16, 24, 32 or 48..256 step 16");
+  const int mix = (in.a_type == Format::u8 ? 2 : 0) + (in.b_type == Format::u8 ? 1 : 0);
+  return (in.saturate ? k_sat_s8_s8 : k_s32_s8_s8) + mix;
+}
+
 int kind_of(const Instruction& in) {
   if (in.family != Family::wgmma) bad(in, "not a wgmma instruction");
   if (in.m != 64) bad(in, "M must be 64");
   if (in.c_type != in.d_type) bad(in, "wgmma accumulates into D: C must have D's type");
+  if (in.integer()) return integer_kind_of(in);
+  if (in.saturate) bad(in, ".satfinite is an integer form's");
   if (in.d_type != Format::fp32 && in.d_type != Format::fp16) bad(in, "D must be f32 or f16");
   const bool f32 = in.d_type == Format::fp32;
   int kind = -1, k = 0;
@@ -433,7 +492,7 @@ int kind_of(const Instruction& in) {
     kind = (f32 ? k_f32_e4m3_e4m3 : k_f16_e4m3_e4m3) + mix;
     k = 32;
   } else {
-    bad(in, "A and B types must be f16.f16, bf16.bf16, tf32.tf32 or e4m3/e5m2 in any mix");
+    bad(in, "A and B types must be f16.f16, bf16.bf16, tf32.tf32, e4m3/e5m2 or s8/u8 in any mix");
   }
   if (in.k != k) bad(in, "K must be " + std::to_string(k) + " for these input types");
   if (in.n < 8 || in.n > 256 || in.n % 8 != 0) bad(in, "N must be a multiple of 8 from 8 to 256");
@@ -454,6 +513,14 @@ KernelFn kernel_for(int kind, int n, bool rs) {
     case k_f16_e4m3_e5m2: return pick_kernel<k_f16_e4m3_e5m2>(n, rs);
     case k_f16_e5m2_e4m3: return pick_kernel<k_f16_e5m2_e4m3>(n, rs);
     case k_f16_e5m2_e5m2: return pick_kernel<k_f16_e5m2_e5m2>(n, rs);
+    case k_s32_s8_s8: return pick_kernel<k_s32_s8_s8>(n, rs);
+    case k_s32_s8_u8: return pick_kernel<k_s32_s8_u8>(n, rs);
+    case k_s32_u8_s8: return pick_kernel<k_s32_u8_s8>(n, rs);
+    case k_s32_u8_u8: return pick_kernel<k_s32_u8_u8>(n, rs);
+    case k_sat_s8_s8: return pick_kernel<k_sat_s8_s8>(n, rs);
+    case k_sat_s8_u8: return pick_kernel<k_sat_s8_u8>(n, rs);
+    case k_sat_u8_s8: return pick_kernel<k_sat_u8_s8>(n, rs);
+    case k_sat_u8_u8: return pick_kernel<k_sat_u8_u8>(n, rs);
     default: return nullptr;
   }
 }

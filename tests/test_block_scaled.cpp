@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -73,7 +74,7 @@ TEST(BlockScaledCatalog, EveryNewInstructionHasARuleAndAFastPlan) {
   for (int sm : {100, 120}) {
     int seen = 0;
     for (const Instruction& in : instructions_for(sm)) {
-      if (in.kind.empty()) continue;
+      if (in.kind.empty() || in.integer()) continue;  // kind::i8: exact, no datapath (test_integer_catalog)
       ++seen;
       const MmaPlan plan = compile_plan(builtin_model(sm), in);
       EXPECT_TRUE(plan.fast) << in.name << ": " << plan.reference_only;
@@ -307,4 +308,39 @@ TEST(BlockScaledModels, ScaleGroupsTheReferenceCannotSumExactlyAreRefused) {
   const std::vector<std::uint32_t> e4m3_ones(32, 0x38);
   EXPECT_EQ(mma_element(compile_plan(p, narrow), e4m3_ones, e4m3_ones, 0, unit_scales, unit_scales, Datapath::reference),
             f32_bits(32.0f));
+}
+
+// tcgen05 kind::mxf4nvf4 with scale_vec::4X and ue8m0 scales (the PTX ISA's tcgen05 block-scaling
+// table allows ue8m0 at 4X; sm_120's mma.sync does not): four scales per row, each over 16
+// elements, decoded as ue8m0. With power-of-two scales that both scale formats hold, it gives the
+// bits of the ue4m3 form; a scale moves only its own 16 products.
+TEST(BlockScaledCatalog, Tcgen05Mxf4nvf4FourXWithUe8m0Scales) {
+  const char* ue8 = "tcgen05.mma.m128n64k64.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.ue8m0";
+  const Instruction in = find_instruction(ue8, 100);
+  EXPECT_EQ(in.scale_block, 16);
+  EXPECT_EQ(in.scale_type, Format::ue8m0);
+  EXPECT_EQ(in.scales_per_row(), 4);
+  const Instruction nv = find_instruction("tcgen05.mma.m128n64k64.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.ue4m3", 100);
+  const Model& m = builtin_model(100);
+  std::mt19937 rng(4);
+  const std::uint32_t ue8_of[] = {0x7d, 0x7e, 0x7f, 0x80, 0x81}, ue4_of[] = {0x28, 0x30, 0x38, 0x40, 0x48};  // 1/4 .. 4
+  long differ = 0;
+  for (int t = 0; t < 2000; ++t) {
+    std::vector<std::uint32_t> a(64), b(64), sa8(4), sb8(4), sa4(4), sb4(4);
+    for (auto& v : a) v = rng() & 0xf;
+    for (auto& v : b) v = rng() & 0xf;
+    for (int s = 0; s < 4; ++s) {
+      const unsigned i = rng() % 5, j = rng() % 5;
+      sa8[s] = ue8_of[i], sa4[s] = ue4_of[i], sb8[s] = ue8_of[j], sb4[s] = ue4_of[j];
+    }
+    const std::uint32_t c = f32_bits(static_cast<float>(static_cast<int>(rng() % 64) - 32));
+    differ += mma_element(m, in, a, b, c, sa8, sb8) != mma_element(m, nv, a, b, c, sa4, sb4);
+  }
+  EXPECT_EQ(differ, 0);
+  // 6·2 in group 0 (scale 2 · 1), 1·1.5 in group 2 (scale 1 · 4), C = 1: D = 1 + 24 + 6 = 31.
+  std::vector<std::uint32_t> a(64, 0), b(64, 0);
+  a[0] = 0x7, b[0] = 0x4, a[32] = 0x2, b[32] = 0x3;
+  const std::vector<std::uint32_t> sa{0x80, 0x7f, 0x7f, 0x7f}, sb{0x7f, 0x7f, 0x81, 0x7f};
+  EXPECT_EQ(mma_element(m, in, a, b, f32_bits(1.0f), sa, sb), f32_bits(31.0f));
+  EXPECT_THROW(find_instruction(ue8, 120), UnknownInstruction);
 }

@@ -103,3 +103,50 @@ TEST(Dmma, InfinitiesAndNaNs) {
 }
 
 }  // namespace
+
+// The DMMA forms beside the catalog: on their architectures in dmma_forms_for (what numprobe list
+// shows), and every 32-bit path refuses their names saying where they go instead.
+#include "tcnum/core/corpus.hpp"
+#include "tcnum/core/instruction.hpp"
+
+namespace {
+
+std::vector<std::string> names(int sm) {
+  std::vector<std::string> out;
+  for (const tcnum::DmmaForm& f : tcnum::dmma_forms_for(sm)) out.push_back(f.name);
+  return out;
+}
+
+TEST(DmmaForms, OnTheirArchitectures) {
+  const std::vector<std::string> m8{"mma.m8n8k4.f64.f64.f64.f64"};
+  const std::vector<std::string> all{"mma.m8n8k4.f64.f64.f64.f64", "mma.m16n8k4.f64.f64.f64.f64",
+                                     "mma.m16n8k8.f64.f64.f64.f64", "mma.m16n8k16.f64.f64.f64.f64"};
+  EXPECT_TRUE(names(75).empty());
+  for (int sm : {80, 86, 89}) EXPECT_EQ(names(sm), m8) << sm;
+  for (int sm : {90, 100, 120}) EXPECT_EQ(names(sm), all) << sm;
+  EXPECT_TRUE(names(tcnum::parse_arch("gfx942")).empty());
+  const auto f = tcnum::find_dmma_form("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64");
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->k, 8);
+  EXPECT_FALSE(tcnum::find_dmma_form("mma.m16n8k8.f32.f16.f16.f32").has_value());
+}
+
+TEST(DmmaForms, ThirtyTwoBitPathsSayWhereTheyGo) {
+  for (const char* name : {"mma.m16n8k16.f64.f64.f64.f64", "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64"}) {
+    try {
+      tcnum::find_instruction(name, 90);
+      ADD_FAILURE() << name << " was found in the catalog";
+    } catch (const tcnum::UnknownInstruction& e) {
+      EXPECT_NE(std::string(e.what()).find("tcnum::dmma_element"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(".tcf64"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(tcnum::parse_instruction(name), tcnum::UnknownInstruction);
+  }
+  std::string why;
+  const std::string line = "sm_90 mma.m16n8k4.f64.f64.f64.f64 " + std::string(64, '0') + " " + std::string(64, '0') + " " +
+                           std::string(16, '0') + " " + std::string(16, '0');
+  EXPECT_FALSE(tcnum::parse_case_line(line, why).has_value());
+  EXPECT_NE(why.find("f64 DMMA form"), std::string::npos) << why;
+}
+
+}  // namespace

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <limits>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -38,7 +39,11 @@ std::vector<std::string> integer_names(int sm) {
 TEST(IntegerCatalog, FormsPerArchitecture) {
   EXPECT_TRUE(integer_names(70).empty());
   EXPECT_EQ(integer_names(75).size(), 16u);  // m8n8k16 s8/u8, m8n8k32 s4/u4: 4 pairs × wrap/satfinite
-  for (int sm : {80, 86, 89, 90, 100, 120}) EXPECT_EQ(integer_names(sm).size(), 48u) << sm;
+  for (int sm : {80, 86, 89, 120}) EXPECT_EQ(integer_names(sm).size(), 48u) << sm;
+  // sm_100a adds tcgen05 kind::i8: M = 64 at the 18 integer N, M = 128 at 16 N; 8 forms each.
+  EXPECT_EQ(integer_names(100).size(), 48u + 8u * (18u + 16u));
+  // sm_90a adds wgmma m64nNk32 s8/u8: 4 pairs × wrap/satfinite × 18 N.
+  EXPECT_EQ(integer_names(90).size(), 48u + 8u * 18u);
   const Instruction in = find_instruction("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.u8.s32", 90);
   EXPECT_EQ(in.name, "mma.m16n8k32.satfinite.s32.s8.u8.s32");
   EXPECT_TRUE(in.saturate && in.integer());
@@ -49,12 +54,97 @@ TEST(IntegerCatalog, FormsPerArchitecture) {
   EXPECT_FALSE(nib.saturate);
   EXPECT_EQ(nib.k, 64);
   EXPECT_THROW(find_instruction("mma.m16n8k32.s32.s8.s8.s32", 75), UnknownInstruction);
-  // Integer inputs are only reached by name or by asking for s32 accumulation.
+  // Integer inputs are only reached by name or by asking for s32 accumulation; sm_90's own
+  // family is wgmma (the smallest N: M and N change no bit), the others' mma.
   EXPECT_EQ(default_instruction(OperandFormats{Format::s8, Format::s8, Format::s32, Format::s32}, 90).name,
-            "mma.m16n8k32.s32.s8.s8.s32");
+            "wgmma.m64n8k32.s32.s8.s8");
+  EXPECT_EQ(default_instruction(OperandFormats{Format::s8, Format::u8, Format::s32, Format::s32}, 89).name,
+            "mma.m16n8k32.s32.s8.u8.s32");
   EXPECT_EQ(builtin_model(90).rule_for(in).inputs, InputClass::integer);
   EXPECT_TRUE(builtin_model(90).rule_for(in).validated);
   EXPECT_FALSE(builtin_model(80).rule_for(in).validated);
+}
+
+// wgmma.mma_async integer forms (PTX ISA: .shape{.satfinite}.s32.atype.btype, K = 32), sm_90a only,
+// at exactly the N of the ISA's integer shape list; C has D's type (s32).
+TEST(IntegerCatalog, WgmmaForms) {
+  std::set<int> want_n{8, 16, 24};
+  for (int n = 32; n <= 256; n += 16) want_n.insert(n);
+  std::set<int> seen_n;
+  int count = 0;
+  for (const Instruction& in : instructions_for(90)) {
+    if (!in.integer() || in.family != Family::wgmma) continue;
+    ++count;
+    seen_n.insert(in.n);
+    EXPECT_EQ(in.m, 64);
+    EXPECT_EQ(in.k, 32);
+    EXPECT_EQ(in.c_type, Format::s32);
+    EXPECT_EQ(in.d_type, Format::s32);
+    EXPECT_EQ(in.saturate, in.name.find(".satfinite.s32.") != std::string::npos) << in.name;
+  }
+  EXPECT_EQ(count, 8 * 18);
+  EXPECT_EQ(seen_n, want_n);
+  const Instruction sat = find_instruction("wgmma.m64n8k32.satfinite.s32.u8.s8", 90);
+  EXPECT_EQ(sat.name, "wgmma.m64n8k32.satfinite.s32.u8.s8");
+  EXPECT_TRUE(sat.saturate);
+  EXPECT_EQ(sat.a_type, Format::u8);
+  EXPECT_EQ(sat.b_type, Format::s8);
+  EXPECT_THROW(find_instruction("wgmma.m64n40k32.s32.s8.s8", 90), UnknownInstruction);  // not an integer N
+  EXPECT_THROW(find_instruction("wgmma.m64n8k32.s32.s8.s8", 100), UnknownInstruction);   // sm_90a only
+  try {
+    find_instruction("wgmma.m64n40k32.s32.s8.s8", 90);
+  } catch (const UnknownInstruction& e) {
+    EXPECT_NE(std::string(e.what()).find("wgmma.m64n{N}k32.satfinite.s32.s8.u8"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("integer wgmma N = 8, 16, 24, 32, 48"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(builtin_model(90).rule_for(sat).inputs == InputClass::integer);
+}
+
+// Every byte pair through a wgmma form, wrap and .satfinite at both ends of s32.
+TEST(IntegerMmaExhaustive, WgmmaEveryByteProductAndTheEnds) {
+  const Model& m = builtin_model(90);
+  std::mt19937 rng(90);
+  for (const char* name : {"wgmma.m64n256k32.s32.s8.s8", "wgmma.m64n8k32.s32.u8.s8", "wgmma.m64n48k32.s32.s8.u8",
+                           "wgmma.m64n24k32.s32.u8.u8"}) {
+    const Instruction in = find_instruction(name, 90);
+    long bad = 0;
+    std::vector<std::uint32_t> a(32), b(32);
+    for (std::uint32_t x = 0; x < 256; ++x)
+      for (std::uint32_t y = 0; y < 256; ++y) {
+        const int k = static_cast<int>(rng() % 32);
+        a.assign(32, 0), b.assign(32, 0);
+        a[k] = x, b[k] = y;
+        bad += mma_element(m, in, a, b, 0) != bits32(integer_value(in.a_type, x) * integer_value(in.b_type, y));
+      }
+    EXPECT_EQ(bad, 0) << name;
+  }
+  const Instruction wrap = find_instruction("wgmma.m64n16k32.s32.u8.u8", 90);
+  const Instruction sat = find_instruction("wgmma.m64n16k32.satfinite.s32.u8.u8", 90);
+  const std::vector<std::uint32_t> ones(32, 0xff);  // 32 · 255 · 255 = 2,080,800
+  EXPECT_EQ(mma_element(m, wrap, ones, ones, bits32(kMax - 2080800 + 1)), bits32(kMin));
+  EXPECT_EQ(mma_element(m, sat, ones, ones, bits32(kMax - 2080800 + 1)), bits32(kMax));
+  EXPECT_EQ(mma_element(m, sat, ones, ones, bits32(kMax - 2080800)), bits32(kMax));
+  EXPECT_EQ(mma_element(m, sat, ones, ones, bits32(kMax - 2080801)), bits32(kMax - 1));
+}
+
+// tcgen05.mma .kind::i8 (sm_100a): modelled as the other integer forms, not validated (no B200).
+TEST(IntegerCatalog, Tcgen05KindI8) {
+  const Instruction in = find_instruction("tcgen05.mma.m128n256k32.kind::i8.satfinite.s32.u8.s8", 100);
+  EXPECT_TRUE(in.integer() && in.saturate);
+  EXPECT_EQ(in.family, Family::tcgen05);
+  EXPECT_EQ(in.kind, "i8");
+  EXPECT_EQ(in.c_type, Format::s32);
+  EXPECT_THROW(find_instruction("tcgen05.mma.m128n8k32.kind::i8.s32.s8.s8", 100), UnknownInstruction);  // M = 128: N step 16
+  EXPECT_THROW(find_instruction("tcgen05.mma.m64n40k32.kind::i8.s32.s8.s8", 100), UnknownInstruction);
+  EXPECT_NO_THROW(find_instruction("tcgen05.mma.m64n24k32.kind::i8.s32.s8.s8", 100));
+  EXPECT_THROW(find_instruction("tcgen05.mma.m64n24k32.kind::i8.s32.s8.s8", 120), UnknownInstruction);  // not on sm_120
+  const ModelRule& r = builtin_model(100).rule_for(in);
+  EXPECT_EQ(r.inputs, InputClass::integer);
+  EXPECT_FALSE(r.validated);
+  std::vector<std::uint32_t> a(32, 0xff), b(32, 0x80);  // u8 255 × s8 −128, 32 times: −1,044,480
+  EXPECT_EQ(mma_element(builtin_model(100), in, a, b, bits32(kMin + 1000)), bits32(kMin));
+  const Instruction wrap = find_instruction("tcgen05.mma.m128n256k32.kind::i8.s32.u8.s8", 100);
+  EXPECT_EQ(mma_element(builtin_model(100), wrap, a, b, bits32(kMin + 1000)), bits32(kMin + 1000 - 1044480 + (std::int64_t{1} << 32)));
 }
 
 TEST(IntegerFormats, DecodeAndLimits) {

@@ -9,7 +9,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
 #include <iterator>
+#include <sstream>
 #include <regex>
 #include <string>
 #include <vector>
@@ -1074,3 +1076,33 @@ TEST(RevealCli, TheHelpsFirstExampleRunsAsPrinted) {
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("\"slice_rule\":\"whole_tiles\",\"split_k\":3,"), std::string::npos) << r.output;
 }
+
+namespace {
+
+// record and check take sparse names (and the word sparse): seven-field lines with the metadata
+// that replay reproduces, and a live check of 0 mismatches, on a GPU played by the built-in model.
+TEST(RecordCli, SparseInstructionsAreRecordedAndChecked) {
+  if (!has_command("record")) GTEST_SKIP() << "numprobe built without record (no MPFR)";
+  const std::string out = temp_path("sparse") + ".tcc";
+  const std::string name = "wgmma.mma_async.sp.m64n64k64.satfinite.s32.s8.u8";
+  auto r = shell("TCNUM_SIMULATED_DEVICE=sm_90 " + std::string(TCNUM_NUMPROBE) + " record --instr " + name +
+                 ",mma.sp::ordered_metadata.m16n8k32.f32.bf16.bf16.f32 --cases 30 --seed 5 --out " + out + " 2>&1");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const std::string text = read_file(out);
+  EXPECT_EQ(count_of(text, "sm_90 " + name + " "), 6u * 30u);
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);)
+    if (!line.empty() && line[0] != '#') EXPECT_EQ(std::count(line.begin(), line.end(), ' '), 6) << line;  // 7 fields
+  r = numprobe("replay " + out, true);
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(contains(r, std::to_string(2 * 6 * 30) + " passed, 0 failed")) << r.output;
+  r = shell("TCNUM_SIMULATED_DEVICE=sm_90 " + std::string(TCNUM_NUMPROBE) + " check --instr sparse --dist cancel --cases 20 --seed 9 2>&1");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(contains(r, " 0 failed")) << r.output;
+  // An f64 DMMA name is refused with the way to it.
+  r = shell("TCNUM_SIMULATED_DEVICE=sm_90 " + std::string(TCNUM_NUMPROBE) + " check --instr mma.m16n8k8.f64.f64.f64.f64 2>&1");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r, "tcnum::dmma_element")) << r.output;
+}
+
+}  // namespace

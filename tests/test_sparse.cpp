@@ -40,7 +40,13 @@ TEST(SparseCatalog, NamesAsPtxSpellsThemOnTheirArchitectures) {
   std::size_t mma_sp = 0, wg_sp = 0;
   for (const Instruction& in : sparse_instructions_for(90)) (in.family == Family::mma ? mma_sp : wg_sp)++;
   EXPECT_EQ(mma_sp, 12u);
-  EXPECT_EQ(wg_sp, 32u * 12u);
+  EXPECT_EQ(wg_sp, 32u * 12u + 18u * 8u);  // 12 float type combinations at every N; s8/u8 pairs × wrap/satfinite at 18 N
+  const Instruction sp_int = find_instruction("wgmma.mma_async.sp.sync.aligned.m64n48k64.satfinite.s32.u8.s8", 90);
+  EXPECT_TRUE(sp_int.sparse && sp_int.saturate && sp_int.integer());
+  EXPECT_EQ(sp_int.a_elements(), 32);
+  EXPECT_EQ(sparse_group(sp_int), 4);
+  EXPECT_EQ(selected_form(sp_int).k, 32);
+  EXPECT_THROW(find_instruction("wgmma.mma_async.sp.m64n40k64.s32.s8.s8", 90), UnknownInstruction);
   EXPECT_EQ(sparse_instructions_for(80).size(), 8u);
 }
 
@@ -104,7 +110,8 @@ TEST(SparseLaws, SelectedProductsEqualTheDenseFormOnTheExpandedA) {
         for (std::size_t t = 0; t < count; ++t) {
           const std::span<const std::uint32_t> as(a.data() + t * h, h), bs(b.data() + t * h, h);
           const std::vector<std::uint8_t> meta = random_meta(in, rng);
-          std::vector<std::uint32_t> bl(static_cast<std::size_t>(in.k), encode(in.b_type, 1.0));
+          const std::uint32_t one = is_integer(in.b_type) ? 1u : encode(in.b_type, 1.0);  // the dropped rows of B
+          std::vector<std::uint32_t> bl(static_cast<std::size_t>(in.k), one);
           const std::vector<int> pos = selected_positions(in, meta);
           for (std::size_t s = 0; s < h; ++s) bl[static_cast<std::size_t>(pos[s])] = bs[s];
           const std::uint32_t want = mma_element(p, sel, as, bs, c[t]);

@@ -2,6 +2,7 @@
 #include "tcnum/core/instruction.hpp"
 
 #include "instruction_amd.hpp"
+#include "tcnum/core/dmma.hpp"
 
 #include <algorithm>
 #include <array>
@@ -101,6 +102,43 @@ void add_integer_mma(std::vector<Instruction>& all) {
         }
 }
 
+// Integer wgmma (PTX ISA "wgmma.mma_async", integer type; sm_90a): m64nNk32, s8/u8 × s8/u8 in
+// every pair, s32 D, with and without .satfinite (spelled after the shape, as for mma). N is 8,
+// 16, 24, 32, then 48..256 in steps of 16: ptxas 13.0 refuses the others ("Illegal matrix
+// shape '.m64n40k32'"); integer_wgmma_n() is that list, which the probes' kernels take too.
+void add_integer_wgmma(std::vector<Instruction>& all) {
+  using F = Format;
+  for (int n : integer_wgmma_n())
+    for (F a : {F::s8, F::u8})
+      for (F b : {F::s8, F::u8})
+        for (bool sat : {false, true}) {
+          Instruction in = make(Family::wgmma, 64, n, 32, F::s32, a, b, F::s32, 90, 90);
+          in.saturate = sat;
+          if (sat) in.name.insert(in.name.find('.', 6), ".satfinite");
+          all.push_back(in);
+        }
+}
+
+// tcgen05.mma .kind::i8 (sm_100a, cta_group::1): s8/u8 × s8/u8 -> s32, K = 32; M = 64 at the
+// integer N of wgmma (8, 16, 24, 32, 48..256 step 16), M = 128 at N = 16..256 step 16 (the PTX
+// ISA's tcgen05 shape table for .kind::i8; N sits in the instruction descriptor, so ptxas cannot
+// confirm it). Saturation is the descriptor's saturate bit, spelled .satfinite here as for mma.
+void add_tcgen05_i8(std::vector<Instruction>& all) {
+  using F = Format;
+  std::vector<std::pair<int, int>> shapes;
+  for (int n : integer_wgmma_n()) shapes.emplace_back(64, n);
+  for (int n = 16; n <= 256; n += 16) shapes.emplace_back(128, n);
+  for (const auto& [m, n] : shapes)
+    for (F a : {F::s8, F::u8})
+      for (F b : {F::s8, F::u8})
+        for (bool sat : {false, true}) {
+          Instruction in = make_kind(Family::tcgen05, m, n, 32, "i8", F::s32, a, b, 100, kLastTcgen05Sm);
+          in.saturate = sat;
+          if (sat) in.name.insert(in.name.find(".s32."), ".satfinite");
+          all.push_back(in);
+        }
+}
+
 // The sparse forms as PTX spells them: mma.sp::ordered_metadata.m16n8k32.f32.bf16.bf16.f32,
 // wgmma.mma_async.sp.m64n128k32.f32.bf16.bf16. K is the logical K (A holds K/2 per row).
 Instruction make_sparse(Family fam, int m, int n, int k, Format d, Format a, Format b, int min_sm, int max_sm = 1000) {
@@ -131,6 +169,16 @@ void add_sparse(std::vector<Instruction>& all) {
       for (F a : {F::e4m3, F::e5m2})
         for (F b : {F::e4m3, F::e5m2}) wg(64, d, a, b);
   }
+  // Integer wgmma.sp (s8/u8, logical K = 64, s32; wrap and .satfinite) at the integer N.
+  for (int n : integer_wgmma_n())
+    for (F a : {F::s8, F::u8})
+      for (F b : {F::s8, F::u8})
+        for (bool sat : {false, true}) {
+          Instruction in = make_sparse(Family::wgmma, 64, n, 64, F::s32, a, b, 90, 90);
+          in.saturate = sat;
+          if (sat) in.name.insert(in.name.find(".s32."), ".satfinite");
+          all.push_back(in);
+        }
 }
 
 // Blackwell's f8f6f4 kinds and the block-scaled MX/NVFP4 kinds (PTX ISA 8.7+, "tcgen05.mma" and
@@ -157,6 +205,10 @@ void add_blackwell_kinds(std::vector<Instruction>& all) {
       all.push_back(make_kind(Family::tcgen05, m, n, 64, "mxf4nvf4", F::fp32, F::e2m1, F::e2m1, 100, kLastTcgen05Sm, 32));
       all.push_back(make_kind(Family::tcgen05, m, n, 64, "mxf4nvf4", F::fp32, F::e2m1, F::e2m1, 100, kLastTcgen05Sm, 16,
                               F::ue4m3));
+      // scale_vec::4X with ue8m0 scales: the PTX ISA's tcgen05 table allows it (the scale type is in the
+      // instruction descriptor); ptxas 13.0 refuses it for sm_120's mma.sync, which therefore lacks it.
+      all.push_back(make_kind(Family::tcgen05, m, n, 64, "mxf4nvf4", F::fp32, F::e2m1, F::e2m1, 100, kLastTcgen05Sm, 16,
+                              F::ue8m0));
     }
   // sm_120a mma.sync: m16n8k32 kind::f8f6f4 (f32 or f16 D), kind::mxf8f6f4.block_scale
   // (scale_vec::1X, ue8m0), m16n8k64 kind::mxf4 (2X, ue8m0) and kind::mxf4nvf4 (2X ue8m0, 4X ue4m3).
@@ -220,6 +272,8 @@ std::vector<Instruction> build_catalog() {
     }
   add_blackwell_kinds(all);
   add_integer_mma(all);
+  add_integer_wgmma(all);
+  add_tcgen05_i8(all);
   add_sparse(all);
   detail::add_amd_mfma(all);
   return all;
@@ -262,6 +316,12 @@ std::string strip_suffixes(std::string_view name) {
 }  // namespace
 
 std::vector<int> known_archs() { return {kArchs.begin(), kArchs.end()}; }
+
+std::vector<int> integer_wgmma_n() {
+  std::vector<int> out{8, 16, 24};
+  for (int n = 32; n <= 256; n += 16) out.push_back(n);
+  return out;
+}
 
 void check_formats(const Instruction& in) {
   const std::pair<const char*, Format> fields[] = {
@@ -325,6 +385,7 @@ Instruction parse_instruction(std::string_view name) {
   const std::string wanted = strip_suffixes(name);
   for (const Instruction& in : catalog())
     if (in.name == wanted) return in;
+  if (const auto f = find_dmma_form(wanted)) throw UnknownInstruction(dmma_not_in_catalog_message(*f));
   throw UnknownInstruction("unknown instruction '" + shown_name(name) +
                            "' (expected a PTX name such as mma.m16n8k16.f32.bf16.bf16.f32 or "
                            "wgmma.m64n128k32.f32.e4m3.e5m2, or an AMD MFMA name such as v_mfma_f32_32x32x8_f16)");
@@ -335,6 +396,7 @@ Instruction find_instruction(std::string_view name, int sm) {
   const std::string wanted = strip_suffixes(name);
   for (const Instruction& in : catalog())
     if (in.name == wanted && available_on(in, sm)) return in;
+  if (const auto f = find_dmma_form(wanted)) throw UnknownInstruction(dmma_not_in_catalog_message(*f));
   std::ostringstream os;
   os << "instruction '" << shown_name(name) << "' is not available on " << arch_name(sm);
   if (wanted.rfind("mma.m8n8k4.", 0) == 0 && sm >= 80) os << kM8n8k4Gone;
@@ -357,7 +419,7 @@ Instruction find_instruction(std::string_view name, int sm) {
   }
   for (const auto& s : seen) os << "\n  " << s;
   if (std::any_of(seen.begin(), seen.end(), [](const std::string& s) { return s.find("{N}") != std::string::npos; }))
-    os << "\n  ({N}: wgmma N = 8, 16, ..., 256; tcgen05 M=64: N = 8..256 step 8, M=128: N = 16..256 step 16)";
+    os << "\n  ({N}: wgmma N = 8, 16, ..., 256, integer wgmma N = 8, 16, 24, 32, 48, ..., 256 step 16; tcgen05 M=64: N = 8..256 step 8, M=128: N = 16..256 step 16)";
   throw UnknownInstruction(os.str());
 }
 

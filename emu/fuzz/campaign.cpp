@@ -801,13 +801,14 @@ class Campaign {
   // result, else the region the model assigns (classify.hpp). Sparse: a and b are the selected
   // products, judged as the dense selected form.
   // Block-scaled cases (scales given): the neighbouring models only (classify has no scales), else
-  // "block_scaled".
+  // "block_scaled"; integer cases: "integer".
   std::string explain(std::size_t instr, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
                       std::uint32_t c, std::uint32_t model_d, std::uint32_t device_d, std::span<const std::uint32_t> sa = {},
                       std::span<const std::uint32_t> sb = {}) {
     if (neighbour_plans_.size() <= instr) neighbour_plans_.resize(cfg_.instructions.size());
     auto& plans = neighbour_plans_[instr];
     const Instruction& in = plans_[instr].instruction;  // the selected form of a sparse instruction
+    if (in.integer()) return "integer";  // exact sums: no neighbouring model, no float region
     if (plans.empty())
       for (auto& n : neighbours(plans_[instr].params, in)) plans.emplace_back(n.change, compile_plan(n.params, in));
     const bool scaled = in.block_scaled();
@@ -825,8 +826,10 @@ class Campaign {
       if (!kase) throw std::logic_error("fuzz: a raw line does not parse: " + why);
       std::size_t which = 0;
       while (cfg_.instructions[which].name != sig.instruction) ++which;
-      // minimise() moves no scales, and edits dense rows: a block-scaled or sparse raw case stands.
-      if (cfg_.instructions[which].block_scaled() || cfg_.instructions[which].sparse) {
+      // minimise() moves no scales, edits dense rows and simplifies floats: a block-scaled, sparse
+      // or integer raw case stands.
+      const Instruction& raw_in = cfg_.instructions[which];
+      if (raw_in.block_scaled() || raw_in.sparse || raw_in.integer()) {
         sig.line = sig.raw_line;
         sig.minimised_from = sig.raw_line;
         continue;

@@ -15,6 +15,7 @@
 #include "../generator_common.hpp"
 #include "tcnum/core/format.hpp"
 #include "tcnum/core/plan.hpp"
+#include "integer_cases.hpp"
 
 namespace tcnum::fuzz {
 namespace {
@@ -660,6 +661,7 @@ void generate(const Instruction& in, const DatapathParams& model, std::string_vi
               std::size_t count, std::uint32_t* a, std::uint32_t* b, std::uint32_t* c) {
   const int which = dist_index(dist);
   if (in.k <= 0 || in.k > 64) throw std::invalid_argument("fuzz::generate: instruction " + in.name + " has K outside 1..64");
+  if (in.integer()) return detail::integer_cases(in, which, seed, count, a, b, c);
   Rng rng(seed);
   std::optional<ExactSum> exact;
   if (which == 3) exact.emplace(in);
@@ -698,6 +700,7 @@ void generate_tiles(const Instruction& in, const DatapathParams& model, std::str
   const int which = dist_index(dist);
   if (in.k <= 0 || in.k > 64 || in.m <= 0 || in.m > 256 || in.n <= 0 || in.n > 256)
     throw std::invalid_argument("fuzz::generate_tiles: instruction " + in.name + " has M, N outside 1..256 or K outside 1..64");
+  if (in.integer()) return detail::integer_tiles(in, which, seed, tiles, a, b, c);
   Rng rng(seed);
   const auto M = static_cast<std::size_t>(in.m), N = static_cast<std::size_t>(in.n), K = static_cast<std::size_t>(in.k);
   for (std::size_t t = 0; t < tiles; ++t) {

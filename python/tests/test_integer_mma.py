@@ -26,7 +26,8 @@ def test_gemm_picks_the_integer_instruction_and_wraps(da, db):
     c = rng.integers(INT32_MAX - 100000, INT32_MAX, size=(24, 16), endpoint=True).astype(np.int32)
     d = tcnum.gemm(a, b, c, arch="sm_90")
     assert d.dtype == np.int32
-    want = "mma.m16n8k32.s32.{}.{}.s32".format("s8" if da == np.int8 else "u8", "s8" if db == np.int8 else "u8")
+    # sm_90's own family is wgmma: its integer m64nNk32 form, the smallest N
+    want = "wgmma.m64n8k32.s32.{}.{}".format("s8" if da == np.int8 else "u8", "s8" if db == np.int8 else "u8")
     assert d.instruction.name == want
     np.testing.assert_array_equal(np.asarray(d), wrap(exact(a, b, c)))
 

@@ -15,6 +15,7 @@
 #include "device_session.hpp"
 #include "tcnum/core/corpus.hpp"
 #include "tcnum/core/dot.hpp"
+#include "tcnum/core/sparse.hpp"
 #include "version.hpp"
 
 namespace numprobe {
@@ -86,16 +87,17 @@ int run_check(CheckOptions o) {
   for (const auto& in : instrs) {
     text << std::left << std::setw(36) << in.name << std::flush;
     for (const auto& dist : dists) {
-      const auto cases = tcnum::reference::frozen_v1::generate(in, dist, o.select.cases, stream_seed(o.seed, in.name, dist));
+      const auto cases = draw_cases(in, dist, o.select.cases, stream_seed(o.seed, in.name, dist));
       const auto dev = run_on_device(in, cases, true);
       std::size_t mismatches = 0;
       for (std::size_t i = 0; i < cases.size(); ++i) {
-        const auto emu = tcnum::mma_element(model, in, cases[i].a, cases[i].b, cases[i].c);
+        const auto emu = in.sparse ? tcnum::sparse_element(model.params_for(in), in, cases[i].a, cases[i].b, cases[i].c, cases[i].meta)
+                                   : tcnum::mma_element(model, in, cases[i].a, cases[i].b, cases[i].c);
         if (emu != dev[i]) {
           ++mismatches;
           if (bad)
             bad->writer().write(tcnum::format_case_line("sm_" + std::to_string(sm), in, cases[i].a, cases[i].b, cases[i].c, dev[i],
-                                               cases[i].scale_a, cases[i].scale_b));
+                                               cases[i].scale_a, cases[i].scale_b, cases[i].meta));
         }
       }
       total_bad += mismatches;
@@ -130,6 +132,7 @@ void register_check(CLI::App& app, Status& status) {
       "Examples (GPU):\n"
       "  numprobe check --cases 2000 --wgmma-n 8,16,64,128,256   (docs/live-check-h100.txt)\n"
       "  numprobe check --instr mma.m16n8k16.f32.bf16.bf16.f32 --dist spread --seed 7\n"
+      "  numprobe check --instr sparse,integer --cases 1000   (mma.sp/wgmma.sp with random metadata; s8/u8/s4/u4)\n"
       "  numprobe check --model fitted.json --mismatches-out bad.tcc   (mismatches as corpus lines)\n"
       "Exit status 1 when any case differs.");
   cmd->callback([o, &status] { status.code = run_check(*o); });

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "instr_option.hpp"
+#include "tcnum/fuzz/sparse_cases.hpp"
 #include "simulated_device.hpp"
 
 #ifdef TCNUM_HAVE_CUDA
@@ -35,13 +36,18 @@ std::vector<tcnum::Instruction> device_instructions(const std::string& which, in
       continue;
     all.push_back(in);
   }
-  const auto out = select_instructions(which, sm, all);
-  for (const auto& in : out)
-    if (in.sparse)  // record/check draw dense cases from the MPFR generators
-      throw std::invalid_argument("--instr " + in.name + ": sparse instructions are recorded and checked live by "
-                                  "tcnum_sparse_record (docs/probes.md, \"Sparse MMA\"), and fuzzed by numprobe fuzz "
-                                  "--instr sparse");
-  return out;
+  for (const auto& in : tcnum::sparse_instructions_for(sm)) {  // wgmma.sp: the N with a probe kernel
+    const bool probed = in.family == tcnum::Family::mma || in.n == 8 || in.n == 64 || in.n == 256;
+    if (probed && (in.family != tcnum::Family::wgmma || std::find(wgmma_n.begin(), wgmma_n.end(), in.n) != wgmma_n.end()))
+      all.push_back(in);
+  }
+  return select_instructions(which, sm, all);
+}
+
+std::vector<tcnum::Case> draw_cases(const tcnum::Instruction& in, const std::string& dist, std::size_t count,
+                                    std::uint64_t seed) {
+  if (!in.sparse) return tcnum::reference::frozen_v1::generate(in, dist, count, seed);
+  return tcnum::fuzz::sparse_cases(in, tcnum::DatapathParams{}, dist, seed, count);  // params: boundary only
 }
 
 std::vector<std::string> select_distributions(const std::string& which) {

@@ -21,12 +21,19 @@ struct CaseSelection {
 void add_case_options(CLI::App* cmd, CaseSelection& s);
 
 // What --instr selects (instr_option.hpp); "all" is every mma.sync of the arch plus wgmma at the
-// N values given.
+// N values given; "sparse" (and sparse names) the mma.sp forms and wgmma.mma_async.sp at the N
+// values given that have a probe kernel (8, 64, 256).
 std::vector<tcnum::Instruction> device_instructions(const std::string& which, int sm, const std::vector<int>& wgmma_n);
 std::vector<std::string> select_distributions(const std::string& which);
 
 // Seed of one (instruction, distribution) stream: same seed, same inputs.
 std::uint64_t stream_seed(std::uint64_t seed, const std::string& instr, const std::string& dist);
+
+// The cases of one stream: the frozen corpus generators (tcnum/reference/frozen_corpus_generators.hpp) for a dense
+// instruction; for a sparse one the fuzz layer's selected-product draws with random valid
+// metadata (tcnum/fuzz/sparse_cases.hpp), as tcnum_sparse_record draws them.
+std::vector<tcnum::Case> draw_cases(const tcnum::Instruction& in, const std::string& dist, std::size_t count,
+                                    std::uint64_t seed);
 
 // Runs cases on the GPU (throws tcnum::device::DeviceError, or std::runtime_error when
 // numprobe was built without CUDA). For wgmma with `both_a_sources`, runs A from shared

@@ -86,7 +86,7 @@ std::pair<int, int> parse_shard(const std::string& text) {
 }
 
 // What --instr selects (instr_option.hpp); "all" is every instruction of the arch the generators
-// draw for (no tcgen05, no m8n8k4, no integer forms), wgmma at --wgmma-n when given. Block-scaled
+// draw for (no tcgen05, no m8n8k4), wgmma at --wgmma-n when given. Block-scaled
 // kinds (their scales drawn by tcnum/fuzz/scales.hpp) only where the backend runs them:
 // `--backend emu`; no GPU probe runs them yet. "sparse": the sparse forms (wgmma.mma_async.sp at
 // N = 8, 64, 256, the probes' kernels, unless --wgmma-n says otherwise).
@@ -96,7 +96,7 @@ std::vector<tcnum::Instruction> pick_instructions(const std::string& which, int 
   for (const auto& in : tcnum::instructions_for(sm)) {
     if (in.family == tcnum::Family::tcgen05) continue;           // no tcgen05 probes yet
     if (in.block_scaled() && !block_scaled_ok) continue;
-    if (in.integer()) continue;  // exact (docs/models.md §8.5): no fuzz generator draws integers
+    // integer forms: their own draws (emu/fuzz/integer_cases.cpp), every N of integer wgmma
     if (in.family == tcnum::Family::mma && in.m == 8) continue;  // m8n8k4: Volta's
     if (in.family == tcnum::Family::wgmma && !wgmma_n.empty() &&
         std::find(wgmma_n.begin(), wgmma_n.end(), in.n) == wgmma_n.end())

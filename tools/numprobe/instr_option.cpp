@@ -2,12 +2,14 @@
 
 #include <stdexcept>
 
+#include "tcnum/core/dmma.hpp"
+
 namespace numprobe {
 
 namespace {
 
 const char* const kGrammar =
-    "give all, mma, wgmma, tcgen05, mfma, sparse or instruction names (numprobe list --arch sm_XX or gfxNNN), comma-separated";
+    "give all, mma, wgmma, tcgen05, mfma, sparse, integer or instruction names (numprobe list --arch sm_XX or gfxNNN), comma-separated";
 
 std::invalid_argument instr_error(const std::string& what) { return std::invalid_argument("--instr: " + what); }
 
@@ -30,7 +32,10 @@ InstrItem parse_item(const std::string& text) {
   else if (text == "wgmma") it.family = tcnum::Family::wgmma;
   else if (text == "tcgen05") it.family = tcnum::Family::tcgen05;
   else if (text == "sparse") it.sparse = true;
+  else if (text == "integer") it.integer = true;
   else if (text == "mfma") it.family = tcnum::Family::mfma;
+  else if (const auto f = tcnum::find_dmma_form(text))  // f64: beside the catalog, no command here takes it
+    throw instr_error(tcnum::dmma_not_in_catalog_message(*f));
   else if (!on_some_arch(text))
     throw instr_error("'" + text + "' is neither a word nor an instruction of any architecture; " + kGrammar);
   return it;
@@ -54,7 +59,7 @@ CLI::Option* add_instr_option(CLI::App* cmd, std::string& spec, const std::strin
       "SPEC", "instr");
   return cmd->add_option("--instr", spec,
                          "all (" + all_means + "), mma, wgmma, tcgen05, mfma (those of a family), sparse (mma.sp, wgmma.mma_async.sp, "
-                         "where the command runs them) or instruction names, "
+                         "where the command runs them), integer (s8/u8/s4/u4 inputs) or instruction names, "
                          "comma-separated; default: " + fallback)
       ->check(grammar);
 }
@@ -89,7 +94,8 @@ std::vector<tcnum::Instruction> select_instructions(const std::string& spec, int
     const std::size_t before = out.size();
     if (it.name()) out.push_back(find_instr(it.text, sm));
     for (const auto& in : pool)  // all and the families: dense forms; sparse: the sparse ones
-      if (in.sparse ? it.sparse : (it.all || (it.family && in.family == *it.family))) out.push_back(in);
+      if (in.sparse ? it.sparse : (it.all || (it.family && in.family == *it.family) || (it.integer && in.integer())))
+        out.push_back(in);
     if (out.size() == before)
       throw instr_error("'" + it.text + "' selects no instruction this command runs on " + tcnum::arch_name(sm));
   }
@@ -101,7 +107,7 @@ std::vector<tcnum::Instruction> select_instructions(const std::string& spec, int
 
 InstrItem one_instr_item(const std::string& spec, const std::string& who) {
   const auto items = parse_instr(spec);
-  if (items.size() != 1 || items.front().all)
+  if (items.size() != 1 || items.front().all || items.front().integer)
     throw instr_error(who + " one instruction per dtype: give one family (mma, wgmma, tcgen05) or one instruction name, "
                       "not '" + spec + "'");
   return items.front();

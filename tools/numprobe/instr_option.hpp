@@ -1,6 +1,7 @@
 // --instr, one grammar for every numprobe command: a comma-separated list of items, each
 //   all                   every instruction the command runs on the architecture (and --dtype)
 //   mma, wgmma, tcgen05   those of one family
+//   sparse, integer       the sparse forms; the integer (s8/u8/s4/u4) dense forms
 //   NAME                  one instruction of the architecture, by its PTX name (numprobe list)
 // An empty item, an item given twice, an unknown word or name, or a selection with no
 // instruction or one instruction twice is a usage error (std::invalid_argument, exit status 2)
@@ -22,7 +23,8 @@ struct InstrItem {
   bool all = false;                     // "all"
   std::optional<tcnum::Family> family;  // "mma", "wgmma", "tcgen05" (dense forms)
   bool sparse = false;                  // "sparse": the sparse forms of the pool (mma.sp, wgmma.mma_async.sp)
-  bool name() const { return !all && !family && !sparse; }
+  bool integer = false;                 // "integer": the dense integer forms of the pool
+  bool name() const { return !all && !family && !sparse && !integer; }
 };
 
 // --instr on a command; `all_means` says what "all" selects there, `fallback` the default.

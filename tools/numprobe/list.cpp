@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "tcnum/core/dmma.hpp"
 #include "tcnum/core/model.hpp"
 #include "version.hpp"
 
@@ -23,6 +24,12 @@ int run_list(const ListOptions& o) {
   const tcnum::Model& model = tcnum::builtin_model(sm);
   std::vector<tcnum::Instruction> all = tcnum::instructions_for(sm);  // the dense forms, then the sparse ones
   for (const auto& in : tcnum::sparse_instructions_for(sm)) all.push_back(in);
+  // The f64 DMMA forms last: not catalog instructions (64-bit operands), modelled by dmma_element.
+  const auto dmma = tcnum::dmma_forms_for(sm);
+  const auto dmma_validation = [sm](const tcnum::DmmaForm& f) {
+    return sm == 90 && f.h100_validated ? std::string("validated on H100 80GB HBM3 (sm_90) [corpora/h100-f64, .tcf64.gz]")
+                                        : std::string("not validated on a device (the H100's FMA chain)");
+  };
   if (o.json) {
     nlohmann::json rows = nlohmann::json::array();
     for (const auto& in : all) {
@@ -30,12 +37,25 @@ int run_list(const ListOptions& o) {
       if (o.show_validation) row["validation"] = tcnum::validation_summary(model.validations_for(in));
       rows.push_back(row);
     }
-    std::cout << nlohmann::json{{"numprobe", version_json()}, {"arch", tcnum::arch_name(sm)}, {"instructions", rows}}.dump(2) << "\n";
+    nlohmann::json f64 = nlohmann::json::array();
+    for (const auto& f : dmma) {
+      nlohmann::json row{{"instruction", f.name}, {"model", "tcnum::dmma_element (IEEE binary64 FMA chain)"}};
+      if (o.show_validation) row["validation"] = dmma_validation(f);
+      f64.push_back(row);
+    }
+    std::cout << nlohmann::json{{"numprobe", version_json()}, {"arch", tcnum::arch_name(sm)}, {"instructions", rows},
+                                {"f64_dmma", f64}}.dump(2)
+              << "\n";
     return 0;
   }
   for (const auto& in : all) {
     std::cout << in.name;
     if (o.show_validation) std::cout << "  " << tcnum::validation_summary(model.validations_for(in));
+    std::cout << "\n";
+  }
+  for (const auto& f : dmma) {
+    std::cout << f.name << "  (f64 DMMA: tcnum::dmma_element; 64-bit fields, .tcf64 corpora)";
+    if (o.show_validation) std::cout << "  " << dmma_validation(f);
     std::cout << "\n";
   }
   return 0;

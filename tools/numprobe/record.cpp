@@ -27,12 +27,12 @@ void record_chunks(const RecordOptions& o, const std::string& arch, const std::v
     for (const auto& dist : dists) {
       const std::string chunk = in.name + " " + dist;
       if (corpus.done(chunk)) continue;
-      const auto cases = tcnum::reference::frozen_v1::generate(in, dist, o.select.cases, stream_seed(o.seed, in.name, dist));
+      const auto cases = draw_cases(in, dist, o.select.cases, stream_seed(o.seed, in.name, dist));
       const auto d = run_on_device(in, cases, true);
       std::vector<std::string> lines{"# " + chunk + " " + std::to_string(cases.size()) + " cases"};
       for (std::size_t i = 0; i < cases.size(); ++i)
         lines.push_back(tcnum::format_case_line(arch, in, cases[i].a, cases[i].b, cases[i].c, d[i], cases[i].scale_a,
-                                                  cases[i].scale_b));
+                                                  cases[i].scale_b, cases[i].meta));
       corpus.write_chunk(chunk, lines);
       total += cases.size();
       line.update(total, planned, "cases", -1, -1, chunk);
@@ -83,6 +83,7 @@ void register_record(CLI::App& app, Status& status) {
       "Examples (GPU):\n"
       "  numprobe record --instr all --dist all --cases 2000 --seed 1 --out h100.tcc.gz\n"
       "  numprobe record --instr wgmma.m64n64k16.f32.bf16.bf16 --dist spread --cases 500 --out spread.tcc\n"
+      "  numprobe record --instr sparse --cases 300 --out sparse.tcc.gz   (mma.sp, wgmma.sp at N 8, 64, 256)\n"
       "  tools/record_h100.sh build/tools/numprobe h100-new   (the recipe of corpora/h100)\n"
       "The same seed gives the same inputs; the file records the command line.");
   cmd->callback([o, &status] {

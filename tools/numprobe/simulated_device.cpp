@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "tcnum/core/dot.hpp"
+#include "tcnum/core/sparse.hpp"
 #include "tcnum/core/model.hpp"
 
 namespace numprobe {
@@ -57,8 +58,9 @@ std::vector<std::uint32_t> run_simulated(const SimulatedDevice& dev, const tcnum
   std::vector<std::uint32_t> d;
   d.reserve(cases.size());
   for (const auto& c : cases)
-    d.push_back(in.block_scaled() ? tcnum::mma_element(model, in, c.a, c.b, c.c, c.scale_a, c.scale_b)
-                                  : tcnum::mma_element(model, in, c.a, c.b, c.c));
+    d.push_back(in.sparse          ? tcnum::sparse_element(model.params_for(in), in, c.a, c.b, c.c, c.meta)
+                : in.block_scaled() ? tcnum::mma_element(model, in, c.a, c.b, c.c, c.scale_a, c.scale_b)
+                                    : tcnum::mma_element(model, in, c.a, c.b, c.c));
   return d;
 }
 

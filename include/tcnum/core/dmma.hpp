@@ -7,7 +7,11 @@
 // the catalog's raw fields (Case, corpus lines) are 32 bits wide.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace tcnum {
 
@@ -17,5 +21,22 @@ std::uint64_t dmma_element(std::span<const std::uint64_t> a, std::span<const std
 
 // The same on values (NaN payloads and signs as the raw-bit form gives them).
 double dmma_element(std::span<const double> a, std::span<const double> b, double c);
+
+// The f64 DMMA forms by PTX name, beside the catalog (whose raw fields are 32 bits): what
+// `numprobe list` shows for an architecture. Their model is dmma_element; their corpus lines carry
+// 16 hex digits per binary64 (corpora/h100-f64/*.tcf64.gz, docs/corpus-format.md), replayed by
+// tests/test_dmma.cpp, not by `numprobe replay`.
+struct DmmaForm {
+  std::string name;  // "mma.m16n8k8.f64.f64.f64.f64"
+  int m = 0, n = 0, k = 0;
+  int min_sm = 0;         // m8n8k4: sm_80; m16n8k{4,8,16}: sm_90 (ptxas: "requires .target sm_90 or higher")
+  bool h100_validated = false;  // every form: corpora/h100-f64 (sm_90)
+};
+std::vector<DmmaForm> dmma_forms_for(int sm);  // NVIDIA sm_80 and later; none elsewhere
+// A DMMA name (".sync.aligned" and ".row.col" allowed), on any architecture; nullopt if it is none.
+std::optional<DmmaForm> find_dmma_form(std::string_view name);
+// Why a 32-bit path (Case, corpus line, mma_element, gemm, record, check, fuzz) refuses `name`,
+// and what to use instead.
+std::string dmma_not_in_catalog_message(const DmmaForm& form);
 
 }  // namespace tcnum

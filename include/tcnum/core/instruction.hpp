@@ -80,6 +80,10 @@ std::vector<Instruction> instructions_for(int sm);
 // wgmma.mma_async.sp on sm_90a). find_instruction and parse_instruction know both lists.
 std::vector<Instruction> sparse_instructions_for(int sm);
 
+// The N of integer wgmma (m64nNk32 .s32.{s8,u8}.{s8,u8}): 8, 16, 24, 32, 48, 64, ..., 256 (the
+// PTX ISA's shapes; ptxas refuses N = 40, 56, ...). Every other wgmma type has N = 8, 16, ..., 256.
+std::vector<int> integer_wgmma_n();
+
 // Parses and validates a name for an architecture; the error lists the valid names.
 Instruction find_instruction(std::string_view name, int sm);
 
