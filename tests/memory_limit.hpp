@@ -26,12 +26,14 @@ inline constexpr bool kAddressSpaceCanBeCapped = true;
 #endif
 
 // The child runs body() under RLIMIT_AS = its current size + headroom and exits with what
-// body returns. Returns the waitpid status ("exited 0" for a clean success).
+// body returns, or is ended by SIGALRM after 120 s. Returns the waitpid status ("exited 0" for a
+// clean success, "killed by signal 14" for a hang).
 inline std::string run_with_address_space_cap(std::size_t headroom_bytes, const std::function<int()>& body) {
   std::fflush(nullptr);
   const pid_t child = ::fork();
   if (child < 0) return "fork failed";
   if (child == 0) {
+    ::alarm(120);  // a child that hangs (e.g. waiting for the parent's pool workers) fails, by SIGALRM
     long pages = 0;
     if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
       if (std::fscanf(f, "%ld", &pages) != 1) pages = 0;
