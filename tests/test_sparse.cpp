@@ -2,6 +2,8 @@
 // datapath over the selected products, corpus lines (tcnum/core/sparse.hpp, docs/corpus-format.md).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <map>
 #include <random>
@@ -9,6 +11,7 @@
 #include "tcnum/core/black_box.hpp"
 #include "tcnum/core/corpus.hpp"
 #include "tcnum/core/dot.hpp"
+#include "tcnum/core/integer_mma.hpp"
 #include "tcnum/core/plan.hpp"
 #include "tcnum/core/sparse.hpp"
 #include "tcnum/fuzz/generators.hpp"
@@ -39,7 +42,7 @@ TEST(SparseCatalog, NamesAsPtxSpellsThemOnTheirArchitectures) {
   for (const Instruction& in : instructions_for(90)) EXPECT_FALSE(in.sparse) << in.name;
   std::size_t mma_sp = 0, wg_sp = 0;
   for (const Instruction& in : sparse_instructions_for(90)) (in.family == Family::mma ? mma_sp : wg_sp)++;
-  EXPECT_EQ(mma_sp, 12u);
+  EXPECT_EQ(mma_sp, 12u + 16u);  // 12 float forms; s8/u8 pairs × wrap/satfinite at m16n8k32 and m16n8k64
   EXPECT_EQ(wg_sp, 32u * 12u + 18u * 8u);  // 12 float type combinations at every N; s8/u8 pairs × wrap/satfinite at 18 N
   const Instruction sp_int = find_instruction("wgmma.mma_async.sp.sync.aligned.m64n48k64.satfinite.s32.u8.s8", 90);
   EXPECT_TRUE(sp_int.sparse && sp_int.saturate && sp_int.integer());
@@ -47,7 +50,90 @@ TEST(SparseCatalog, NamesAsPtxSpellsThemOnTheirArchitectures) {
   EXPECT_EQ(sparse_group(sp_int), 4);
   EXPECT_EQ(selected_form(sp_int).k, 32);
   EXPECT_THROW(find_instruction("wgmma.mma_async.sp.m64n40k64.s32.s8.s8", 90), UnknownInstruction);
-  EXPECT_EQ(sparse_instructions_for(80).size(), 8u);
+  EXPECT_EQ(sparse_instructions_for(80).size(), 8u + 16u);
+}
+
+// Integer mma.sp (sm_80+): s8/u8 at m16n8k32 and m16n8k64, wrap and .satfinite; D is the exact
+// integer rule over the selected products (docs/models.md §9), on every architecture that has it.
+TEST(SparseCatalog, IntegerMmaSpIsTheExactRuleOverTheSelectedProducts) {
+  const Instruction in = find_instruction("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.satfinite.s32.u8.s8.s32", 80);
+  EXPECT_TRUE(in.sparse && in.saturate && in.integer());
+  EXPECT_EQ(in.a_elements(), 32);
+  EXPECT_EQ(sparse_group(in), 4);
+  EXPECT_EQ(selected_form(in).k, 32);
+  EXPECT_THROW(find_instruction("mma.sp::ordered_metadata.m16n8k32.s32.s8.s8.s32", 75), UnknownInstruction);
+  // s4/u4 mma.sp selects pairs (4:8 in pairs): not modelled, not in the catalog.
+  EXPECT_THROW(find_instruction("mma.sp::ordered_metadata.m16n8k128.s32.s4.s4.s32", 90), UnknownInstruction);
+  EXPECT_THROW(find_instruction("mma.sp::ordered_metadata.m16n8k16.s32.s8.s8.s32", 90), UnknownInstruction);
+  std::mt19937 rng(26);
+  std::size_t checked = 0;
+  for (int sm : {80, 86, 89, 90, 100, 120})
+    for (const Instruction& sp : sparse_instructions_for(sm)) {
+      if (!sp.integer() || sp.family != Family::mma) continue;
+      const DatapathParams p = builtin_model(sm).params_for(sp);
+      for (int t = 0; t < 200; ++t) {
+        std::vector<std::uint32_t> a(static_cast<std::size_t>(sp.a_elements())), b(static_cast<std::size_t>(sp.k));
+        for (auto& v : a) v = t < 20 ? 0xffu : rng() & 0xffu;  // the first cases at the operands' ends
+        for (auto& v : b) v = t < 20 ? (t % 2 ? 0x80u : 0xffu) : rng() & 0xffu;
+        const std::int64_t c = t % 3 == 0 ? std::int64_t{INT32_MAX} - (rng() % 3000000) : std::int64_t{INT32_MIN} + (rng() % 3000000);
+        const std::vector<std::uint8_t> meta = random_meta(sp, rng);
+        const std::vector<int> pos = selected_positions(sp, meta);
+        std::int64_t sum = c;
+        for (std::size_t s = 0; s < a.size(); ++s)
+          sum += integer_value(sp.a_type, a[s]) * integer_value(sp.b_type, b[static_cast<std::size_t>(pos[s])]);
+        const std::int64_t want = sp.saturate ? std::clamp<std::int64_t>(sum, INT32_MIN, INT32_MAX)
+                                              : static_cast<std::int32_t>(static_cast<std::uint32_t>(sum));
+        const std::uint32_t cb = static_cast<std::uint32_t>(c);
+        ASSERT_EQ(sparse_element(p, sp, a, b, cb, meta), static_cast<std::uint32_t>(want)) << sp.name << " sm_" << sm << " case " << t;
+        ++checked;
+      }
+    }
+  EXPECT_EQ(checked, 6u * 16u * 200u);
+}
+
+// tcgen05.mma.sp (sm_100a): kind::f16, tf32, f8f6f4 and i8 with twice the dense K; each is the dense
+// kind's rule over the selected products, not validated (no Blackwell device).
+TEST(SparseCatalog, Tcgen05SparseIsTheDenseKindOverTheSelectedProducts) {
+  const Instruction bf = find_instruction("tcgen05.mma.sp.m128n256k32.f32.bf16.bf16", 100);
+  EXPECT_TRUE(bf.sparse);
+  EXPECT_EQ(bf.family, Family::tcgen05);
+  EXPECT_EQ(sparse_group(find_instruction("tcgen05.mma.sp.m64n8k16.f32.tf32.tf32", 100)), 2);
+  EXPECT_EQ(find_instruction("tcgen05.mma.sp.m128n64k64.kind::f8f6f4.f16.e2m1.e3m2", 100).a_elements(), 32);
+  EXPECT_TRUE(find_instruction("tcgen05.mma.sp.m64n24k64.kind::i8.satfinite.s32.s8.u8", 100).saturate);
+  EXPECT_THROW(find_instruction("tcgen05.mma.sp.m128n8k64.kind::i8.s32.s8.s8", 100), UnknownInstruction);  // M = 128: N step 16
+  EXPECT_THROW(find_instruction("tcgen05.mma.sp.m64n8k32.f32.f16.f16", 90), UnknownInstruction);
+  EXPECT_THROW(find_instruction("tcgen05.mma.sp.m64n8k32.f32.f16.f16", 120), UnknownInstruction);
+  EXPECT_THROW(find_instruction("tcgen05.mma.sp.m128n64k128.kind::mxf4.block_scale.scale_vec::2X.f32.e2m1.e2m1.ue8m0", 100),
+               UnknownInstruction);  // block-scaled kinds: not modelled sparse
+  std::size_t tc = 0;
+  for (const Instruction& in : sparse_instructions_for(100)) tc += in.family == Family::tcgen05;
+  EXPECT_EQ(tc, 48u * (3u + 1u + 50u) + 34u * 8u);  // per (M, N): 3 f16, 1 tf32, 25 f8f6f4 pairs × 2 D; i8 at its 34 shapes
+  const Model& m = builtin_model(100);
+  std::mt19937 rng(100);
+  std::size_t checked = 0;
+  for (const Instruction& in : sparse_instructions_for(100)) {
+    if (in.family != Family::tcgen05 || in.n != 64) continue;
+    std::string name = in.name;  // the dense form: "tcgen05.mma.sp.mMnNkK" -> "tcgen05.mma.mMnNk(K/2)"
+    name.replace(name.find(".sp."), 4, ".");
+    const std::string k = "k" + std::to_string(in.k) + ".";
+    name.replace(name.find(k), k.size(), "k" + std::to_string(in.k / 2) + ".");
+    const Instruction dense = find_instruction(name, 100);
+    EXPECT_TRUE(m.validations_for(in).empty()) << in.name;
+    const DatapathParams p = m.params_for(in), pd = m.params_for(dense);
+    const std::size_t h = static_cast<std::size_t>(dense.k), count = 40;
+    std::vector<std::uint32_t> a(count * h), b(count * h), c(count);
+    fuzz::generate(dense, pd, "normal", 5, count, a.data(), b.data(), c.data());
+    for (std::size_t t = 0; t < count; ++t) {
+      const std::span<const std::uint32_t> as(a.data() + t * h, h), bs(b.data() + t * h, h);
+      const std::vector<std::uint8_t> meta = random_meta(in, rng);
+      std::vector<std::uint32_t> bl(static_cast<std::size_t>(in.k), is_integer(in.b_type) ? 1u : encode(in.b_type, 1.0));
+      const std::vector<int> pos = selected_positions(in, meta);
+      for (std::size_t s = 0; s < h; ++s) bl[static_cast<std::size_t>(pos[s])] = bs[s];
+      ASSERT_EQ(sparse_element(p, in, as, bl, c[t], meta), mma_element(pd, dense, as, bs, c[t])) << in.name << " case " << t;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 2u * 54u * 40u + 2u * 8u * 40u);  // M = 64 and 128 at N = 64 (i8 too)
 }
 
 TEST(SparseMetadata, ValidPatternsAndPositions) {
