@@ -145,7 +145,8 @@ int record(const Options& o) {
   std::size_t total = 0, total_bad = 0;
   int failed = 0;
   for (const Instruction& in : sparse_instructions_for(info.sm)) {
-    const bool probed = in.family == Family::mma || in.n == 8 || in.n == 64 || in.n == 256;  // the wgmma.sp kernels' N
+    // the mma.sp kernels (not the s4/u4 forms, 4:8 in pairs) and the wgmma.sp kernels' N
+    const bool probed = in.family == Family::mma ? sparse_group(in) != 8 : in.n == 8 || in.n == 64 || in.n == 256;
     const bool wanted = o.instr == "all" || o.instr == in.name || (o.instr == "integer" && in.integer()) ||
                         (o.instr == "float" && !in.integer());
     const bool family = o.family == "all" || o.family == (in.family == Family::mma ? "mma" : "wgmma");

@@ -26,6 +26,15 @@ std::vector<std::uint8_t> random_meta(const Instruction& in, std::mt19937& rng) 
   return m;
 }
 
+// A saturating integer sparse form of logical K = 64: 32 stored elements, 2:4, the dense K = 32 form.
+void expect_saturating_sparse_k64(const char* name, int sm) {
+  const Instruction in = find_instruction(name, sm);
+  EXPECT_TRUE(in.sparse && in.saturate && in.integer()) << name;
+  EXPECT_EQ(in.a_elements(), 32) << name;
+  EXPECT_EQ(sparse_group(in), 4) << name;
+  EXPECT_EQ(selected_form(in).k, 32) << name;
+}
+
 TEST(SparseCatalog, NamesAsPtxSpellsThemOnTheirArchitectures) {
   const Instruction mma = find_instruction("mma.sp::ordered_metadata.m16n8k32.f32.bf16.bf16.f32", 80);
   EXPECT_TRUE(mma.sparse);
@@ -42,28 +51,24 @@ TEST(SparseCatalog, NamesAsPtxSpellsThemOnTheirArchitectures) {
   for (const Instruction& in : instructions_for(90)) EXPECT_FALSE(in.sparse) << in.name;
   std::size_t mma_sp = 0, wg_sp = 0;
   for (const Instruction& in : sparse_instructions_for(90)) (in.family == Family::mma ? mma_sp : wg_sp)++;
-  EXPECT_EQ(mma_sp, 12u + 16u);  // 12 float forms; s8/u8 pairs × wrap/satfinite at m16n8k32 and m16n8k64
+  EXPECT_EQ(mma_sp, 12u + 32u);  // 12 float forms; s8/u8 (m16n8k32, k64) and s4/u4 (k64, k128) pairs × wrap/satfinite
   EXPECT_EQ(wg_sp, 32u * 12u + 18u * 8u);  // 12 float type combinations at every N; s8/u8 pairs × wrap/satfinite at 18 N
-  const Instruction sp_int = find_instruction("wgmma.mma_async.sp.sync.aligned.m64n48k64.satfinite.s32.u8.s8", 90);
-  EXPECT_TRUE(sp_int.sparse && sp_int.saturate && sp_int.integer());
-  EXPECT_EQ(sp_int.a_elements(), 32);
-  EXPECT_EQ(sparse_group(sp_int), 4);
-  EXPECT_EQ(selected_form(sp_int).k, 32);
+  expect_saturating_sparse_k64("wgmma.mma_async.sp.sync.aligned.m64n48k64.satfinite.s32.u8.s8", 90);
   EXPECT_THROW(find_instruction("wgmma.mma_async.sp.m64n40k64.s32.s8.s8", 90), UnknownInstruction);
-  EXPECT_EQ(sparse_instructions_for(80).size(), 8u + 16u);
+  EXPECT_EQ(sparse_instructions_for(80).size(), 8u + 32u);
 }
 
-// Integer mma.sp (sm_80+): s8/u8 at m16n8k32 and m16n8k64, wrap and .satfinite; D is the exact
-// integer rule over the selected products (docs/models.md §9), on every architecture that has it.
+// Integer mma.sp (sm_80+): s8/u8 at m16n8k32 and m16n8k64, s4/u4 at m16n8k64 and m16n8k128 (4:8 in
+// pairs), wrap and .satfinite; D is the exact integer rule over the selected products (docs/models.md
+// §9), on every architecture that has it.
 TEST(SparseCatalog, IntegerMmaSpIsTheExactRuleOverTheSelectedProducts) {
-  const Instruction in = find_instruction("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.satfinite.s32.u8.s8.s32", 80);
-  EXPECT_TRUE(in.sparse && in.saturate && in.integer());
-  EXPECT_EQ(in.a_elements(), 32);
-  EXPECT_EQ(sparse_group(in), 4);
-  EXPECT_EQ(selected_form(in).k, 32);
+  expect_saturating_sparse_k64("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.satfinite.s32.u8.s8.s32", 80);
   EXPECT_THROW(find_instruction("mma.sp::ordered_metadata.m16n8k32.s32.s8.s8.s32", 75), UnknownInstruction);
-  // s4/u4 mma.sp selects pairs (4:8 in pairs): not modelled, not in the catalog.
-  EXPECT_THROW(find_instruction("mma.sp::ordered_metadata.m16n8k128.s32.s4.s4.s32", 90), UnknownInstruction);
+  const Instruction nib = find_instruction("mma.sp::ordered_metadata.m16n8k128.satfinite.s32.u4.s4.s32", 80);
+  EXPECT_EQ(sparse_group(nib), 8);
+  EXPECT_EQ(sparse_meta_count(nib), 16);
+  EXPECT_EQ(selected_form(nib).k, 64);
+  EXPECT_THROW(find_instruction("mma.sp::ordered_metadata.m16n8k32.s32.s4.s4.s32", 90), UnknownInstruction);
   EXPECT_THROW(find_instruction("mma.sp::ordered_metadata.m16n8k16.s32.s8.s8.s32", 90), UnknownInstruction);
   std::mt19937 rng(26);
   std::size_t checked = 0;
@@ -73,8 +78,9 @@ TEST(SparseCatalog, IntegerMmaSpIsTheExactRuleOverTheSelectedProducts) {
       const DatapathParams p = builtin_model(sm).params_for(sp);
       for (int t = 0; t < 200; ++t) {
         std::vector<std::uint32_t> a(static_cast<std::size_t>(sp.a_elements())), b(static_cast<std::size_t>(sp.k));
-        for (auto& v : a) v = t < 20 ? 0xffu : rng() & 0xffu;  // the first cases at the operands' ends
-        for (auto& v : b) v = t < 20 ? (t % 2 ? 0x80u : 0xffu) : rng() & 0xffu;
+        const std::uint32_t mask = sparse_group(sp) == 8 ? 0xfu : 0xffu, low = mask / 2 + 1;  // 0x80 or 0x8: the minimum
+        for (auto& v : a) v = t < 20 ? mask : rng() & mask;  // the first cases at the operands' ends
+        for (auto& v : b) v = t < 20 ? (t % 2 ? low : mask) : rng() & mask;
         const std::int64_t c = t % 3 == 0 ? std::int64_t{INT32_MAX} - (rng() % 3000000) : std::int64_t{INT32_MIN} + (rng() % 3000000);
         const std::vector<std::uint8_t> meta = random_meta(sp, rng);
         const std::vector<int> pos = selected_positions(sp, meta);
@@ -88,7 +94,7 @@ TEST(SparseCatalog, IntegerMmaSpIsTheExactRuleOverTheSelectedProducts) {
         ++checked;
       }
     }
-  EXPECT_EQ(checked, 6u * 16u * 200u);
+  EXPECT_EQ(checked, 6u * 32u * 200u);
 }
 
 // tcgen05.mma.sp (sm_100a): kind::f16, tf32, f8f6f4 and i8 with twice the dense K; each is the dense
@@ -182,6 +188,35 @@ TEST(SparseMetadata, CompressKeepsNonZerosAndChecksThePattern) {
 // K/2 selected products; with the dropped rows of B finite and the block counted in products it
 // also equals the dense instruction of logical K on the expanded A with blocks of twice as many
 // logical elements (every 2:4 group holds two products). Random cases of every distribution.
+// s4/u4 (4:8 in pairs): a metadata value indexes two of a group's four pairs of elements.
+TEST(SparseMetadata, NibbleFormsSelectPairs) {
+  const Instruction in = find_instruction("mma.sp::ordered_metadata.m16n8k64.s32.s4.s4.s32", 90);
+  std::vector<std::uint8_t> meta(8, 0x4);
+  meta[1] = 0x9, meta[7] = 0xe;
+  const std::vector<int> pos = selected_positions(in, meta);
+  ASSERT_EQ(pos.size(), 32u);
+  EXPECT_EQ(std::vector<int>(pos.begin(), pos.begin() + 8), (std::vector<int>{0, 1, 2, 3, 10, 11, 12, 13}));
+  EXPECT_EQ(std::vector<int>(pos.end() - 4, pos.end()), (std::vector<int>{60, 61, 62, 63}));
+  meta[3] = 0x3;
+  try {
+    selected_positions(in, meta);
+    ADD_FAILURE() << "invalid metadata accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("4:8 in pairs"), std::string::npos) << e.what();
+  }
+  std::vector<std::uint32_t> a(64, 0);
+  a[5] = 0x7, a[6] = 0x9;  // group 0: pairs 2 and 3 hold non-zeros
+  a[9] = 0x1;              // group 1: pair 0 only, so pair 1 is filled in
+  const CompressedRow row = compress_sparse_a(in, a);
+  ASSERT_EQ(row.a.size(), 32u);
+  EXPECT_EQ(row.meta[0], 0xe);
+  EXPECT_EQ(row.meta[1], 0x4);
+  EXPECT_EQ(std::vector<std::uint32_t>(row.a.begin(), row.a.begin() + 4), (std::vector<std::uint32_t>{0, 0x7, 0x9, 0}));
+  EXPECT_EQ(expand_sparse_a(in, row.a, row.meta), a);
+  a[0] = 0x2;  // a third pair in group 0
+  EXPECT_THROW(compress_sparse_a(in, a), std::invalid_argument);
+}
+
 TEST(SparseLaws, SelectedProductsEqualTheDenseFormOnTheExpandedA) {
   std::mt19937 rng(7);
   for (int sm : {80, 89, 90}) {

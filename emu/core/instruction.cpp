@@ -187,13 +187,13 @@ void add_sparse(std::vector<Instruction>& all) {
     integer_forms(false, [&](F a, F b, bool sat) {
       all.push_back(saturating(make_sparse(Family::wgmma, 64, n, 64, F::s32, a, b, 90, 90), sat, ".s32."));
     });
-  // Integer mma.sp (PTX ISA "mma.sp", integer types; sm_80+): s8/u8 m16n8k32 and m16n8k64, s32 C
-  // and D, 2:4 as fp8. The s4/u4 forms (m16n8k64, m16n8k128) select pairs of elements (4:8 in
-  // pairs), which sparse.hpp does not model: not in the catalog (docs/models.md §9.3).
-  for (int k : {32, 64})
-    integer_forms(false, [&](F a, F b, bool sat) {
-      all.push_back(saturating(make_sparse(Family::mma, 16, 8, k, F::s32, a, b, 80), sat, ".s32."));
-    });
+  // Integer mma.sp (PTX ISA "mma.sp", integer types; sm_80+): s8/u8 m16n8k32 and m16n8k64 (2:4 as
+  // fp8), s4/u4 m16n8k64 and m16n8k128 (4:8 in pairs, sparse.hpp); s32 C and D.
+  for (bool nibble : {false, true})
+    for (int k : {32, 64})
+      integer_forms(nibble, [&](F a, F b, bool sat) {
+        all.push_back(saturating(make_sparse(Family::mma, 16, 8, nibble ? 2 * k : k, F::s32, a, b, 80), sat, ".s32."));
+      });
 }
 
 // tcgen05.mma.sp (sm_100a, cta_group::1; PTX ISA "tcgen05.mma", Table "kind and shapes", and
