@@ -1,9 +1,9 @@
-// Probe kernels for mma.sp::ordered_metadata (sparse A): one instruction per tile, raw bits in,
-// raw bits out, sparsity selector 0. Fragment layouts (PTX ISA 9.7.14.6.2): the stored A (M ×
-// K/2) has the layout of the dense m16n8k(K/2) A of the same type, B and C/D those of the dense
-// m16n8kK. The metadata register of every lane is given per tile by the host (32 words, in
-// lane order), which packs it by one of the candidate layouts (sparse_layouts.hpp); the
-// layout self-check finds the one that holds.
+// Probe kernels for mma.sp::ordered_metadata (sparse A; the float and the s8/u8 integer forms):
+// one instruction per tile, raw bits in, raw bits out, sparsity selector 0. Fragment layouts (PTX
+// ISA 9.7.14.6.2): the stored A (M × K/2) has the layout of the dense m16n8k(K/2) A of the same
+// type, B and C/D those of the dense m16n8kK. The metadata register of every lane is given per
+// tile by the host (32 words, in lane order), which packs it by one of the candidate layouts
+// (sparse_layouts.hpp); the layout self-check finds the one that holds.
 #include <algorithm>
 
 #include "sparse_mma_probe.hpp"
@@ -57,18 +57,28 @@ struct Frag {
                : "=r"(d[0]), "=r"(d[1])                                                               \
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), \
                  "r"(c[0]), "r"(c[1]), "r"(e))
-// One op: K (logical), element bits, C/D bits, registers of A, B, C/D, first arch.
-#define TCNUM_SP_OP(ID, SHAPE, D, A, B, C, K_, AB, CB, MINARCH, NA, NB, NC)                           \
+// One op: K (logical), element bits, C/D bits, registers of A, B, C/D, first arch; SAT is ""
+// or ".satfinite" (integer forms), spelled after the shape in the name, after .row.col in PTX.
+#define TCNUM_SP_OP_SAT(ID, SHAPE, SAT, D, A, B, C, K_, AB, CB, MINARCH, NA, NB, NC)                  \
   struct ID {                                                                                         \
     static constexpr int K = K_, abits = AB, cbits = CB, min_arch = MINARCH, na = NA, nb = NB, nc = NC; \
-    static constexpr const char* name = "mma.sp::ordered_metadata." #SHAPE "." #D "." #A "." #B "." #C; \
+    static constexpr const char* name = "mma.sp::ordered_metadata." #SHAPE SAT "." #D "." #A "." #B "." #C; \
     template <int = 0>                                                                                \
     __device__ static void run(const std::uint32_t* a, const std::uint32_t* b, const std::uint32_t* c,  \
                                std::uint32_t* d, std::uint32_t e) {                                   \
-      TCNUM_SP_ASM_##NA##_##NB##_##NC("mma.sp::ordered_metadata.sync.aligned." #SHAPE ".row.col." #D "." #A \
+      TCNUM_SP_ASM_##NA##_##NB##_##NC("mma.sp::ordered_metadata.sync.aligned." #SHAPE ".row.col" SAT "." #D "." #A \
                                       "." #B "." #C);                                                 \
     }                                                                                                 \
   };
+#define TCNUM_SP_OP(ID, SHAPE, D, A, B, C, K_, AB, CB, MINARCH, NA, NB, NC) \
+  TCNUM_SP_OP_SAT(ID, SHAPE, "", D, A, B, C, K_, AB, CB, MINARCH, NA, NB, NC)
+// Integer mma.sp (s8/u8 -> s32, sm_80+): m16n8k32 (2 A, 2 B registers) and m16n8k64 (4, 4), wrap
+// (W) and .satfinite (S).
+#define TCNUM_SP_INT(A, B)                                                                               \
+  TCNUM_SP_OP_SAT(S16832_W_##A##_##B, m16n8k32, "", s32, A, B, s32, 32, 8, 32, 80, 2, 2, 4)            \
+  TCNUM_SP_OP_SAT(S16832_S_##A##_##B, m16n8k32, ".satfinite", s32, A, B, s32, 32, 8, 32, 80, 2, 2, 4)  \
+  TCNUM_SP_OP_SAT(S16864_W_##A##_##B, m16n8k64, "", s32, A, B, s32, 64, 8, 32, 80, 4, 4, 4)            \
+  TCNUM_SP_OP_SAT(S16864_S_##A##_##B, m16n8k64, ".satfinite", s32, A, B, s32, 64, 8, 32, 80, 4, 4, 4)
 
 // clang-format off
 TCNUM_SP_OP(S16816_f32_f16,  m16n8k16, f32, f16,  f16,  f32, 16, 16, 32, 80, 2, 2, 4)
@@ -83,6 +93,10 @@ TCNUM_SP_OP(S16864_e4m3_e4m3, m16n8k64, f32, e4m3, e4m3, f32, 64, 8, 32, 89, 4, 
 TCNUM_SP_OP(S16864_e4m3_e5m2, m16n8k64, f32, e4m3, e5m2, f32, 64, 8, 32, 89, 4, 4, 4)
 TCNUM_SP_OP(S16864_e5m2_e4m3, m16n8k64, f32, e5m2, e4m3, f32, 64, 8, 32, 89, 4, 4, 4)
 TCNUM_SP_OP(S16864_e5m2_e5m2, m16n8k64, f32, e5m2, e5m2, f32, 64, 8, 32, 89, 4, 4, 4)
+TCNUM_SP_INT(s8, s8)
+TCNUM_SP_INT(s8, u8)
+TCNUM_SP_INT(u8, s8)
+TCNUM_SP_INT(u8, u8)
 // clang-format on
 
 template <int BITS, int N>
@@ -163,6 +177,11 @@ const SparseKernel* find_sparse_kernel(std::string_view name) {
       entry<S16816_f32_f16>(),   entry<S16816_f16_f16>(),   entry<S16816_f32_bf16>(),  entry<S16832_f32_f16>(),
       entry<S16832_f16_f16>(),   entry<S16832_f32_bf16>(),  entry<S1688_tf32>(),       entry<S16816_tf32>(),
       entry<S16864_e4m3_e4m3>(), entry<S16864_e4m3_e5m2>(), entry<S16864_e5m2_e4m3>(), entry<S16864_e5m2_e5m2>(),
+#define TCNUM_SP_INT_ENTRIES(A, B)                                                                     \
+  entry<S16832_W_##A##_##B>(), entry<S16832_S_##A##_##B>(), entry<S16864_W_##A##_##B>(), entry<S16864_S_##A##_##B>()
+      TCNUM_SP_INT_ENTRIES(s8, s8), TCNUM_SP_INT_ENTRIES(s8, u8), TCNUM_SP_INT_ENTRIES(u8, s8),
+      TCNUM_SP_INT_ENTRIES(u8, u8),
+#undef TCNUM_SP_INT_ENTRIES
   };
   for (const SparseKernel& k : all)
     if (name == k.name) return &k;

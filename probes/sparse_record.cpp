@@ -9,7 +9,7 @@
 // half as many products, i.e. blocks counted in logical K): its mismatch count is printed beside.
 //
 //   tcnum_sparse_record --out DIR [--cases N] [--keep M] [--keep-wgmma M] [--seed S] [--instr NAME|integer|float|all]
-//                       [--designed]
+//                       [--family mma|wgmma|all] [--designed]
 //
 // Exit status: 0 when every case matched, 1 on a mismatch or a failed instruction, 2 on bad usage.
 #include <cstdio>
@@ -34,7 +34,7 @@ namespace {
 using namespace tcnum;
 
 struct Options {
-  std::string out, instr = "all";
+  std::string out, instr = "all", family = "all";
   std::size_t cases = 3000, keep = 100, keep_wgmma = 40;
   std::uint64_t seed = 1;
   bool designed = false;
@@ -43,8 +43,7 @@ struct Options {
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "tcnum_sparse_record: " << why
             << "\nusage: tcnum_sparse_record --out DIR [--cases N] [--keep M] [--keep-wgmma M] [--seed S] "
-               "[--instr NAME|integer|float|all] "
-               "[--designed]\n";
+               "[--instr NAME|integer|float|all] [--family mma|wgmma|all] [--designed]\n";
   std::exit(2);
 }
 
@@ -63,6 +62,7 @@ Options parse(int argc, char** argv) {
       else if (arg == "--keep-wgmma") o.keep_wgmma = std::stoul(value());
       else if (arg == "--seed") o.seed = std::stoull(value());
       else if (arg == "--instr") o.instr = value();
+      else if (arg == "--family") o.family = value();
       else if (arg == "--designed") o.designed = true;
       else usage("unknown option '" + arg + "'");
     } catch (const std::logic_error&) {
@@ -70,6 +70,7 @@ Options parse(int argc, char** argv) {
     }
   }
   if (o.out.empty()) usage("--out DIR is required");
+  if (o.family != "mma" && o.family != "wgmma" && o.family != "all") usage("--family takes mma, wgmma or all, not '" + o.family + "'");
   return o;
 }
 
@@ -138,15 +139,18 @@ int record(const Options& o) {
                             "; command: tcnum_sparse_record --cases " + std::to_string(o.cases) + " --keep " +
                             std::to_string(o.keep) + " --keep-wgmma " + std::to_string(o.keep_wgmma) + " --seed " +
                             std::to_string(o.seed) + (o.instr != "all" ? " --instr " + o.instr : "") +
+                            (o.family != "all" ? " --family " + o.family : "") +
                             (o.designed ? " --designed" : "");
   for (CorpusWriter* w : {&sample, &mismatches, &designed}) w->comment(about);
   std::size_t total = 0, total_bad = 0;
   int failed = 0;
   for (const Instruction& in : sparse_instructions_for(info.sm)) {
-    const bool probed = in.family == Family::mma || in.n == 8 || in.n == 64 || in.n == 256;  // the wgmma.sp kernels' N
+    // the mma.sp kernels (not the s4/u4 forms, 4:8 in pairs) and the wgmma.sp kernels' N
+    const bool probed = in.family == Family::mma ? sparse_group(in) != 8 : in.n == 8 || in.n == 64 || in.n == 256;
     const bool wanted = o.instr == "all" || o.instr == in.name || (o.instr == "integer" && in.integer()) ||
                         (o.instr == "float" && !in.integer());
-    if (!probed || !wanted) continue;
+    const bool family = o.family == "all" || o.family == (in.family == Family::mma ? "mma" : "wgmma");
+    if (!probed || !wanted || !family) continue;
     try {
       std::string report;
       const std::string layout = device::sparse_layout(in, {}, &report);

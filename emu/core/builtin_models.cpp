@@ -263,7 +263,9 @@ Model rtx_blackwell() {
 // Every architecture with integer mma (sm_75+): its first rule says the integer instructions are
 // exact (integer_mma.hpp; the parameters are not read). sm_90's is validated by corpora/h100-int:
 // every integer mma.sync form, and integer wgmma at the N recorded there (8, 64, 256; the live check
-// ran every N, docs/models.md §8.5); the sparse integer wgmma at N = 8, 64, 256 by corpora/h100-sparse.
+// ran every N, docs/models.md §8.5); the sparse integer wgmma at N = 8, 64, 256 and the 16 integer
+// s8/u8 mma.sp forms by corpora/h100-sparse (docs/models.md §9; the s4/u4 ones, 4:8 in pairs, have no
+// probe kernel).
 Model with_integer_rule(Model m) {
   if (m.sm < 75) return m;
   m.rules.insert(m.rules.begin(),
@@ -274,8 +276,9 @@ Model with_integer_rule(Model m) {
     for (const Instruction& in : instructions_for(90))
       if (in.integer() && (in.family == Family::mma || in.n == 8 || in.n == 64 || in.n == 256)) names.push_back(in.name);
     validated_by(m, "H100 80GB HBM3 (sm_90)", "h100-int", false, names);
-    for (const Instruction& in : sparse_instructions_for(90))  // wgmma.sp: the N of the sparse probes
-      if (in.integer() && (in.n == 8 || in.n == 64 || in.n == 256)) sparse.push_back(in.name);
+    for (const Instruction& in : sparse_instructions_for(90))  // s8/u8 mma.sp; wgmma.sp: the N of the sparse probes
+      if ((in.a_type == Format::s8 || in.a_type == Format::u8) && (in.family == Family::mma || in.n == 8 || in.n == 64 || in.n == 256))
+        sparse.push_back(in.name);
     validated_by(m, "H100 80GB HBM3 (sm_90)", "h100-sparse", false, sparse);
   }
   return m;

@@ -76,6 +76,24 @@ Instruction make_kind(Family fam, int m, int n, int k, const std::string& kind, 
 
 bool fp8(Format f) { return f == Format::e4m3 || f == Format::e5m2; }
 
+// The integer signedness pairs with and without .satfinite (spelled after the shape, or after the
+// kind, as PTX does): calls add(a, b, saturate) for each of the 8 forms of one shape.
+template <class Add>
+void integer_forms(bool nibble, Add&& add) {
+  using F = Format;
+  for (bool a_signed : {true, false})
+    for (bool b_signed : {true, false})
+      for (bool sat : {false, true})
+        add(nibble ? (a_signed ? F::s4 : F::u4) : (a_signed ? F::s8 : F::u8),
+            nibble ? (b_signed ? F::s4 : F::u4) : (b_signed ? F::s8 : F::u8), sat);
+}
+
+Instruction saturating(Instruction in, bool sat, const std::string& before) {
+  in.saturate = sat;
+  if (sat) in.name.insert(in.name.find(before), ".satfinite");
+  return in;
+}
+
 // Integer mma.sync (PTX ISA "mma", integer types): s8/u8 m8n8k16 (sm_75+), m16n8k16 and
 // m16n8k32 (sm_80+); s4/u4 m8n8k32 (sm_75+), m16n8k32 and m16n8k64 (sm_80+); every signedness
 // pair, s32 C and D, with and without .satfinite (spelled after the shape, as PTX does:
@@ -90,16 +108,9 @@ void add_integer_mma(std::vector<Instruction>& all) {
   const Shape shapes[] = {{8, 8, 16, false, 75}, {16, 8, 16, false, 80}, {16, 8, 32, false, 80},
                           {8, 8, 32, true, 75},  {16, 8, 32, true, 80},  {16, 8, 64, true, 80}};
   for (const Shape& sh : shapes)
-    for (bool a_signed : {true, false})
-      for (bool b_signed : {true, false})
-        for (bool sat : {false, true}) {
-          const F a = sh.nibble ? (a_signed ? F::s4 : F::u4) : (a_signed ? F::s8 : F::u8);
-          const F b = sh.nibble ? (b_signed ? F::s4 : F::u4) : (b_signed ? F::s8 : F::u8);
-          Instruction in = make(Family::mma, sh.m, sh.n, sh.k, F::s32, a, b, F::s32, sh.min_sm);
-          in.saturate = sat;
-          if (sat) in.name.insert(in.name.find('.', 4), ".satfinite");
-          all.push_back(in);
-        }
+    integer_forms(sh.nibble, [&](F a, F b, bool sat) {
+      all.push_back(saturating(make(Family::mma, sh.m, sh.n, sh.k, F::s32, a, b, F::s32, sh.min_sm), sat, ".s32."));
+    });
 }
 
 // Integer wgmma (PTX ISA "wgmma.mma_async", integer type; sm_90a): m64nNk32, s8/u8 × s8/u8 in
@@ -109,44 +120,46 @@ void add_integer_mma(std::vector<Instruction>& all) {
 void add_integer_wgmma(std::vector<Instruction>& all) {
   using F = Format;
   for (int n : integer_wgmma_n())
-    for (F a : {F::s8, F::u8})
-      for (F b : {F::s8, F::u8})
-        for (bool sat : {false, true}) {
-          Instruction in = make(Family::wgmma, 64, n, 32, F::s32, a, b, F::s32, 90, 90);
-          in.saturate = sat;
-          if (sat) in.name.insert(in.name.find('.', 6), ".satfinite");
-          all.push_back(in);
-        }
+    integer_forms(false, [&](F a, F b, bool sat) {
+      all.push_back(saturating(make(Family::wgmma, 64, n, 32, F::s32, a, b, F::s32, 90, 90), sat, ".s32."));
+    });
 }
 
 // tcgen05.mma .kind::i8 (sm_100a, cta_group::1): s8/u8 × s8/u8 -> s32, K = 32; M = 64 at the
 // integer N of wgmma (8, 16, 24, 32, 48..256 step 16), M = 128 at N = 16..256 step 16 (the PTX
 // ISA's tcgen05 shape table for .kind::i8; N sits in the instruction descriptor, so ptxas cannot
 // confirm it). Saturation is the descriptor's saturate bit, spelled .satfinite here as for mma.
-void add_tcgen05_i8(std::vector<Instruction>& all) {
-  using F = Format;
+// The (M, N) of kind::i8, dense and sparse (K = 64 for tcgen05.mma.sp).
+std::vector<std::pair<int, int>> tcgen05_i8_shapes() {
   std::vector<std::pair<int, int>> shapes;
   for (int n : integer_wgmma_n()) shapes.emplace_back(64, n);
   for (int n = 16; n <= 256; n += 16) shapes.emplace_back(128, n);
-  for (const auto& [m, n] : shapes)
-    for (F a : {F::s8, F::u8})
-      for (F b : {F::s8, F::u8})
-        for (bool sat : {false, true}) {
-          Instruction in = make_kind(Family::tcgen05, m, n, 32, "i8", F::s32, a, b, 100, kLastTcgen05Sm);
-          in.saturate = sat;
-          if (sat) in.name.insert(in.name.find(".s32."), ".satfinite");
-          all.push_back(in);
-        }
+  return shapes;
 }
 
-// The sparse forms as PTX spells them: mma.sp::ordered_metadata.m16n8k32.f32.bf16.bf16.f32,
-// wgmma.mma_async.sp.m64n128k32.f32.bf16.bf16. K is the logical K (A holds K/2 per row).
-Instruction make_sparse(Family fam, int m, int n, int k, Format d, Format a, Format b, int min_sm, int max_sm = 1000) {
-  Instruction in = make(fam, m, n, k, d, a, b, d, min_sm, max_sm);
+void add_tcgen05_i8(std::vector<Instruction>& all) {
+  using F = Format;
+  for (const auto& [m, n] : tcgen05_i8_shapes())
+    integer_forms(false, [&](F a, F b, bool sat) {
+      all.push_back(saturating(make_kind(Family::tcgen05, m, n, 32, "i8", F::s32, a, b, 100, kLastTcgen05Sm), sat, ".s32."));
+    });
+}
+
+// The sparse form of a dense-spelled instruction of logical K (A holds K/2 per row), named as PTX
+// spells it: mma.sp::ordered_metadata.m16n8k32.f32.bf16.bf16.f32, wgmma.mma_async.sp.m64n128k32.f32.bf16.bf16,
+// tcgen05.mma.sp.m128n64k64.kind::i8.s32.s8.s8 (the dense name's family prefix replaced).
+Instruction sparse_of(Instruction in) {
   in.sparse = true;
-  const std::string dense = in.name;  // "mma.m16n8k32..." / "wgmma.m64n8k32..."
-  in.name = (fam == Family::mma ? "mma.sp::ordered_metadata" : "wgmma.mma_async.sp") + dense.substr(dense.find('.'));
+  const std::size_t shape = in.name.find(".m" + std::to_string(in.m) + 'n');
+  const char* prefix = in.family == Family::mma     ? "mma.sp::ordered_metadata"
+                       : in.family == Family::wgmma ? "wgmma.mma_async.sp"
+                                                    : "tcgen05.mma.sp";
+  in.name = prefix + in.name.substr(shape);
   return in;
+}
+
+Instruction make_sparse(Family fam, int m, int n, int k, Format d, Format a, Format b, int min_sm, int max_sm = 1000) {
+  return sparse_of(make(fam, m, n, k, d, a, b, d, min_sm, max_sm));
 }
 
 // PTX ISA 9.7.14.6 (mma.sp) and 9.7.15.6 (wgmma.mma_async.sp); ptxas 13.0 accepts exactly these
@@ -171,14 +184,43 @@ void add_sparse(std::vector<Instruction>& all) {
   }
   // Integer wgmma.sp (s8/u8, logical K = 64, s32; wrap and .satfinite) at the integer N.
   for (int n : integer_wgmma_n())
-    for (F a : {F::s8, F::u8})
-      for (F b : {F::s8, F::u8})
-        for (bool sat : {false, true}) {
-          Instruction in = make_sparse(Family::wgmma, 64, n, 64, F::s32, a, b, 90, 90);
-          in.saturate = sat;
-          if (sat) in.name.insert(in.name.find(".s32."), ".satfinite");
-          all.push_back(in);
-        }
+    integer_forms(false, [&](F a, F b, bool sat) {
+      all.push_back(saturating(make_sparse(Family::wgmma, 64, n, 64, F::s32, a, b, 90, 90), sat, ".s32."));
+    });
+  // Integer mma.sp (PTX ISA "mma.sp", integer types; sm_80+): s8/u8 m16n8k32 and m16n8k64 (2:4 as
+  // fp8), s4/u4 m16n8k64 and m16n8k128 (4:8 in pairs, sparse.hpp); s32 C and D.
+  for (bool nibble : {false, true})
+    for (int k : {32, 64})
+      integer_forms(nibble, [&](F a, F b, bool sat) {
+        all.push_back(saturating(make_sparse(Family::mma, 16, 8, nibble ? 2 * k : k, F::s32, a, b, 80), sat, ".s32."));
+      });
+}
+
+// tcgen05.mma.sp (sm_100a, cta_group::1; PTX ISA "tcgen05.mma", Table "kind and shapes", and
+// "Sparse Matrices"): the dense kinds' M and N with twice their K: kind::f16 K = 32, kind::tf32
+// K = 16 (1:2), kind::f8f6f4 and kind::i8 K = 64 (2:4). The block-scaled kinds are left out
+// (mxf4, mxf4nvf4 are 4:8 in pairs; sparse_element takes no scales), docs/models.md §9.3.
+void add_tcgen05_sparse(std::vector<Instruction>& all) {
+  using F = Format;
+  const F elems[] = {F::e4m3, F::e5m2, F::e3m2, F::e2m3, F::e2m1};
+  for (int m : {64, 128})
+    for (int n = (m == 64 ? 8 : 16); n <= 256; n += (m == 64 ? 8 : 16)) {
+      auto tc = [&](int k, F d, F a, F b) { all.push_back(make_sparse(Family::tcgen05, m, n, k, d, a, b, 100, kLastTcgen05Sm)); };
+      for (F d : {F::fp32, F::fp16}) tc(32, d, F::fp16, F::fp16);
+      tc(32, F::fp32, F::bf16, F::bf16);
+      tc(16, F::fp32, F::tf32, F::tf32);
+      for (F a : elems)
+        for (F b : elems)
+          for (F d : {F::fp32, F::fp16}) {
+            if (fp8(a) && fp8(b)) tc(64, d, a, b);  // fp8 x fp8 keeps the dense form's kind-less name
+            else all.push_back(sparse_of(make_kind(Family::tcgen05, m, n, 64, "f8f6f4", d, a, b, 100, kLastTcgen05Sm)));
+          }
+    }
+  for (const auto& [m, n] : tcgen05_i8_shapes())
+    integer_forms(false, [&](F a, F b, bool sat) {
+      all.push_back(saturating(sparse_of(make_kind(Family::tcgen05, m, n, 64, "i8", F::s32, a, b, 100, kLastTcgen05Sm)),
+                               sat, ".s32."));
+    });
 }
 
 // Blackwell's f8f6f4 kinds and the block-scaled MX/NVFP4 kinds (PTX ISA 8.7+, "tcgen05.mma" and
@@ -275,6 +317,7 @@ std::vector<Instruction> build_catalog() {
   add_integer_wgmma(all);
   add_tcgen05_i8(all);
   add_sparse(all);
+  add_tcgen05_sparse(all);
   detail::add_amd_mfma(all);
   return all;
 }

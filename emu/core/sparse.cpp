@@ -13,24 +13,34 @@ void require_sparse(const Instruction& in) {
   if (!in.sparse) throw std::invalid_argument(in.name + ": not a sparse instruction (no metadata)");
 }
 
-// The positions inside its group that a valid value selects: (i0, i1) for 2:4, (i) for tf32.
+// Logical elements one metadata index selects: 2 for s4/u4 (the PTX ISA's "four non-zero elements
+// from a 8-wide chunk", two indices of pairs), 1 otherwise.
+int sparse_unit(const Instruction& in) { return in.a_type == Format::s4 || in.a_type == Format::u4 ? 2 : 1; }
+
+// The positions inside its group that a valid value selects: (i0, i1) for 2:4, (i) for tf32, the
+// pairs (2·i0, 2·i0 + 1, 2·i1, 2·i1 + 1) for 4:8 in pairs.
 int selected_in_group(const Instruction& in, std::uint32_t v, int* out) {
   if (sparse_group(in) == 2) {
     out[0] = v == 0x4 ? 0 : 1;
     return 1;
   }
-  out[0] = static_cast<int>(v & 3u);
-  out[1] = static_cast<int>(v >> 2);
-  return 2;
+  const int u = sparse_unit(in), idx[2] = {static_cast<int>(v & 3u), static_cast<int>(v >> 2)};
+  int n = 0;
+  for (int i : idx)
+    for (int e = 0; e < u; ++e) out[n++] = i * u + e;
+  return n;
 }
 
-std::string pattern_name(const Instruction& in) { return sparse_group(in) == 2 ? "1:2 (tf32)" : "2:4"; }
+std::string pattern_name(const Instruction& in) {
+  const int g = sparse_group(in);
+  return g == 2 ? "1:2 (tf32)" : g == 8 ? "4:8 in pairs (s4/u4)" : "2:4";
+}
 
 }  // namespace
 
 int sparse_group(const Instruction& in) {
   require_sparse(in);
-  return in.a_type == Format::tf32 ? 2 : 4;
+  return in.a_type == Format::tf32 ? 2 : 4 * sparse_unit(in);
 }
 
 int sparse_meta_count(const Instruction& in) { return in.k / sparse_group(in); }
@@ -57,7 +67,7 @@ std::vector<int> selected_positions(const Instruction& in, std::span<const std::
   for (int q = 0; q < groups; ++q) {
     const std::uint32_t v = meta[static_cast<std::size_t>(q)];
     if (!valid_sparse_meta(in, v)) throw std::invalid_argument(in.name + ": " + invalid_sparse_meta_message(in, v, q));
-    int in_group[2];
+    int in_group[4];
     const int n = selected_in_group(in, v, in_group);
     for (int i = 0; i < n; ++i) pos.push_back(q * g + in_group[i]);
   }
@@ -93,28 +103,34 @@ std::vector<std::uint32_t> expand_sparse_a(const Instruction& in, std::span<cons
 }
 
 CompressedRow compress_sparse_a(const Instruction& in, std::span<const std::uint32_t> a_logical) {
-  const int g = sparse_group(in), keep = g / 2;
+  const int g = sparse_group(in), u = sparse_unit(in), units = g / u, keep = units / 2;
   if (static_cast<int>(a_logical.size()) != in.k)
     throw std::invalid_argument(in.name + ": A's logical row has " + std::to_string(a_logical.size()) +
                                 " elements; K = " + std::to_string(in.k));
+  auto zero_unit = [&](int q, int i) {
+    for (int e = 0; e < u; ++e)
+      if (!decode(in.a_type, a_logical[static_cast<std::size_t>(q * g + i * u + e)]).is_zero()) return false;
+    return true;
+  };
   CompressedRow row;
   for (int q = 0; q < in.k / g; ++q) {
     int chosen[2] = {-1, -1}, n = 0;
-    for (int i = 0; i < g; ++i)
-      if (!decode(in.a_type, a_logical[static_cast<std::size_t>(q * g + i)]).is_zero()) {
+    for (int i = 0; i < units; ++i)
+      if (!zero_unit(q, i)) {
         if (n == keep)
           throw std::invalid_argument(in.name + ": A's group " + std::to_string(q) + " (k = " + std::to_string(q * g) +
                                       ".." + std::to_string(q * g + g - 1) + ") has more than " + std::to_string(keep) +
-                                      " non-zero elements; " + pattern_name(in) + " sparsity allows " +
-                                      std::to_string(keep));
+                                      (u == 1 ? " non-zero elements; " : " pairs with a non-zero element; ") +
+                                      pattern_name(in) + " sparsity allows " + std::to_string(keep));
         chosen[n++] = i;
       }
-    for (int i = 0; i < g && n < keep; ++i)  // fill with the lowest-placed zeros
+    for (int i = 0; i < units && n < keep; ++i)  // fill with the lowest-placed zeros
       if (i != chosen[0]) {
         chosen[n++] = i;
         if (n == 2 && chosen[0] > chosen[1]) std::swap(chosen[0], chosen[1]);
       }
-    for (int i = 0; i < keep; ++i) row.a.push_back(a_logical[static_cast<std::size_t>(q * g + chosen[i])]);
+    for (int i = 0; i < keep; ++i)
+      for (int e = 0; e < u; ++e) row.a.push_back(a_logical[static_cast<std::size_t>(q * g + chosen[i] * u + e)]);
     row.meta.push_back(static_cast<std::uint8_t>(g == 2 ? (chosen[0] == 0 ? 0x4 : 0xe) : (chosen[0] | chosen[1] << 2)));
   }
   return row;

@@ -20,11 +20,13 @@
 namespace tcnum::fuzz {
 namespace {
 
-using tcnum::detail::DistInfo;
+// tcnum::detail (generator_common.hpp), not tcnum::fuzz::detail (integer_cases.hpp), which hides it here.
+using ::tcnum::detail::DistInfo;
 
 constexpr std::array<DistInfo, 7> kDists{{
     {"normal", "a, b, c ~ N(0,1) (Irwin-Hall approximation) rounded to nearest even into their formats"},
-    tcnum::detail::kRandbitsDist, tcnum::detail::kSpreadDist, tcnum::detail::kCancelDist, tcnum::detail::kSpecialDist, tcnum::detail::kSubnormDist,
+    ::tcnum::detail::kRandbitsDist, ::tcnum::detail::kSpreadDist, ::tcnum::detail::kCancelDist,
+    ::tcnum::detail::kSpecialDist, ::tcnum::detail::kSubnormDist,
     {"boundary", "exact sums on the model's truncation (F, F±1, F±2), rounding, overflow, underflow and zero boundaries"},
 }};
 
@@ -126,7 +128,7 @@ std::uint32_t bits_of(Format f, double x) {
 
 int tf32_shift(Format f) { return f == Format::tf32 ? 13 : 0; }
 std::uint32_t low_ones(int n) { return n >= 32 ? ~0u : (1u << n) - 1u; }
-using tcnum::detail::lowest_lead;
+using ::tcnum::detail::lowest_lead;
 std::uint32_t sign_mask(Format f) { return 1u << (spec(f).exp_bits + spec(f).frac_bits + tf32_shift(f)); }
 
 std::uint32_t pack(Format f, bool sign, std::uint32_t biased, std::uint32_t frac) {
@@ -192,7 +194,7 @@ std::uint32_t tiny(Format f, Rng& rng) {
 // `bits_a`/`bits_b` give their fraction bits (0: powers of two).
 // Leading-bit weights (ea, eb) of two factors whose product leads at 2^t (t clamped).
 std::pair<int, int> split_lead(const Instruction& in, int t, Rng& rng) {
-  const tcnum::detail::LeadSplit s = tcnum::detail::lead_split(in, t);
+  const ::tcnum::detail::LeadSplit s = ::tcnum::detail::lead_split(in, t);
   const int ea = rng.range(s.lo, std::max(s.lo, s.hi));
   return {ea, s.t - ea};
 }

@@ -108,3 +108,20 @@ def test_read_corpus_gives_the_metadata(tmp_path):
     d = tcnum.mma_element(cases.instruction, cases.a, cases.b, cases.c, arch=cases.arch, meta=cases.meta)
     assert np.array_equal(np.asarray(d).view(np.uint32), np.asarray(cases.d).view(np.uint32))
     assert tcnum.replay([path]).failed == 0
+
+
+def test_integer_mma_sp_takes_int8_arrays_and_is_exact():
+    """Integer mma.sp (validated on the H100, docs/models.md §9): a dense int8 A with its 2:4
+    pattern; D is C plus the exact sum, clamped for .satfinite."""
+    rng = np.random.default_rng(26)
+    a = rng.integers(-128, 128, (64, 32)).astype(np.int8)
+    for r in range(64):
+        for q in range(0, 32, 4):
+            a[r, q + rng.choice(4, 2, replace=False)] = 0
+    b = rng.integers(-128, 128, (64, 32)).astype(np.int8)
+    c = rng.integers(-2**31, 2**31, 64).astype(np.int32)
+    exact = c.astype(np.int64) + (a.astype(np.int64) * b.astype(np.int64)).sum(axis=1)
+    sat = tcnum.mma_element("mma.sp::ordered_metadata.m16n8k32.satfinite.s32.s8.s8.s32", a, b, c, arch="sm_90")
+    np.testing.assert_array_equal(sat.astype(np.int64), np.clip(exact, -2**31, 2**31 - 1))
+    wrap = tcnum.mma_element("mma.sp::ordered_metadata.m16n8k32.s32.s8.s8.s32", a, b, c, arch="sm_80")
+    np.testing.assert_array_equal(wrap, ((exact + 2**31) % 2**32 - 2**31).astype(np.int32))

@@ -5,7 +5,8 @@
 // value per group of logical elements, as the PTX ISA's metadata operand holds it ("sparse
 // matrix storage"): f16/bf16/fp8 (2:4), a group of 4 elements, two 2-bit indices i0 | i1 << 2
 // with i0 < i1 (0x4, 0x8, 0x9, 0xc, 0xd, 0xe); tf32 (1:2), a group of 2 elements, 0x4 (the
-// first) or 0xe (the second). Stored element s of A sits at logical position
+// first) or 0xe (the second); s4/u4 (4:8 in pairs), a group of 8 elements, the same values
+// indexing its 4 pairs (0x9: elements 2, 3, 4, 5). Stored element s of A sits at logical position
 // selected_positions(in, meta)[s]; B holds all K and only the selected rows of B meet A.
 //
 // The datapath of a sparse instruction is the dense datapath over its K/2 selected products, in
@@ -22,7 +23,8 @@
 
 namespace tcnum {
 
-// Logical elements per metadata value: 4 (2:4) or 2 (tf32, 1:2). Throws for a dense instruction.
+// Logical elements per metadata value: 4 (2:4), 2 (tf32, 1:2) or 8 (s4/u4, 4:8 in pairs). Throws
+// for a dense instruction.
 int sparse_group(const Instruction& in);
 // Metadata values per row of A: in.k / sparse_group(in).
 int sparse_meta_count(const Instruction& in);
