@@ -23,6 +23,7 @@
 #include "tcnum/core/corpus.hpp"
 #include "tcnum/fuzz/generators.hpp"
 #include "tcnum/probes/device.hpp"
+#include "tool_options.hpp"
 
 namespace {
 
@@ -42,35 +43,33 @@ struct Options {
   std::exit(2);
 }
 
-std::vector<int> parse_list(const std::string& text) {
+std::uint64_t count(const std::string& text, const std::string& name) { return probes::count_value(text, name, usage); }
+
+std::vector<int> parse_list(const std::string& text, const std::string& name) {
   std::vector<int> out;
   std::stringstream ss(text);
-  for (std::string item; std::getline(ss, item, ',');) out.push_back(std::stoi(item));
+  for (std::string item; std::getline(ss, item, ',');) out.push_back(static_cast<int>(count(item, name)));
   return out;
 }
 
 Options parse(int argc, char** argv) {
   Options o;
   o.command = "tcnum_int_record";
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) usage(arg + " needs a value");
-      return argv[++i];
-    };
-    try {
-      if (arg == "--out") o.out = value();
-      else if (arg == "--cases") o.cases = std::stoul(value());
-      else if (arg == "--keep") o.keep = std::stoul(value());
-      else if (arg == "--seed") o.seed = std::stoull(value());
-      else if (arg == "--instr") o.instr = value();
-      else if (arg == "--corpus-n") o.corpus_n = parse_list(value());
-      else usage("unknown option '" + arg + "'");
-    } catch (const std::logic_error&) {
-      usage("bad number for " + arg);
-    }
-    if (arg != "--out") o.command += " " + arg + " " + argv[i];  // the header's command, without the path
-  }
+  probes::read_tool_options(
+      argc, argv,
+      [&](const std::string& name, const auto& value) {
+        const std::string v = value();  // every option of this tool takes a value
+        if (name == "--out") o.out = v;
+        else if (name == "--cases") o.cases = count(v, name);
+        else if (name == "--keep") o.keep = count(v, name);
+        else if (name == "--seed") o.seed = count(v, name);
+        else if (name == "--instr") o.instr = v;
+        else if (name == "--corpus-n") o.corpus_n = parse_list(v, name);
+        else return false;
+        if (name != "--out") o.command += " " + name + " " + v;  // the header's command, without the path
+        return true;
+      },
+      usage);
   if (o.out.empty()) usage("--out DIR is required");
   if (o.cases == 0) usage("--cases must be at least 1");
   return o;

@@ -22,6 +22,7 @@
 #include <cuda_runtime_api.h>
 
 #include "sparse_designed.hpp"
+#include "tool_options.hpp"
 #include "tcnum/core/black_box.hpp"
 #include "tcnum/core/corpus.hpp"
 #include "tcnum/core/sparse.hpp"
@@ -49,26 +50,22 @@ struct Options {
 
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) usage(arg + " needs a value");
-      return argv[++i];
-    };
-    try {
-      if (arg == "--out") o.out = value();
-      else if (arg == "--cases") o.cases = std::stoul(value());
-      else if (arg == "--keep") o.keep = std::stoul(value());
-      else if (arg == "--keep-wgmma") o.keep_wgmma = std::stoul(value());
-      else if (arg == "--seed") o.seed = std::stoull(value());
-      else if (arg == "--instr") o.instr = value();
-      else if (arg == "--family") o.family = value();
-      else if (arg == "--designed") o.designed = true;
-      else usage("unknown option '" + arg + "'");
-    } catch (const std::logic_error&) {
-      usage("bad number for " + arg);
-    }
-  }
+  const auto count = [](const std::string& text, const std::string& name) { return probes::count_value(text, name, usage); };
+  probes::read_tool_options(
+      argc, argv,
+      [&](const std::string& name, const auto& value) {
+        if (name == "--out") o.out = value();
+        else if (name == "--cases") o.cases = count(value(), name);
+        else if (name == "--keep") o.keep = count(value(), name);
+        else if (name == "--keep-wgmma") o.keep_wgmma = count(value(), name);
+        else if (name == "--seed") o.seed = count(value(), name);
+        else if (name == "--instr") o.instr = value();
+        else if (name == "--family") o.family = value();
+        else if (name == "--designed") o.designed = true;
+        else return false;
+        return true;
+      },
+      usage);
   if (o.out.empty()) usage("--out DIR is required");
   if (o.family != "mma" && o.family != "wgmma" && o.family != "all") usage("--family takes mma, wgmma or all, not '" + o.family + "'");
   return o;
