@@ -173,12 +173,4 @@ int record(const Options& o) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  const Options o = parse(argc, argv);
-  try {
-    return record(o);
-  } catch (const std::exception& e) {
-    std::cerr << "tcnum_int_record: " << e.what() << "\n";
-    return 1;
-  }
-}
+int main(int argc, char** argv) { return tcnum::probes::run_recorder("tcnum_int_record", argc, argv, parse, record); }

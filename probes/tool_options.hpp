@@ -4,6 +4,8 @@
 #pragma once
 #include <charconv>
 #include <cstdint>
+#include <exception>
+#include <iostream>
 #include <string>
 #include <system_error>
 
@@ -31,6 +33,19 @@ std::uint64_t count_value(const std::string& text, const std::string& name, Usag
   const auto [at, ec] = std::from_chars(text.data(), end, v);
   if (text.empty() || ec != std::errc{} || at != end) usage("bad number for " + name + ": '" + text + "'");
   return v;
+}
+
+// A recorder's main: its options parsed (usage() exits 2), then run(options); an exception is
+// reported under the tool's name with exit status 1.
+template <class Parse, class Run>
+int run_recorder(const char* tool, int argc, char** argv, Parse&& parse, Run&& run) {
+  const auto options = parse(argc, argv);
+  try {
+    return run(options);
+  } catch (const std::exception& e) {
+    std::cerr << tool << ": " << e.what() << "\n";
+    return 1;
+  }
 }
 
 }  // namespace tcnum::probes
