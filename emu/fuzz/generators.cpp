@@ -16,8 +16,11 @@
 #include "tcnum/core/format.hpp"
 #include "tcnum/core/plan.hpp"
 #include "integer_cases.hpp"
+#include "splitmix.hpp"
 
 namespace tcnum::fuzz {
+
+using detail::splitmix64;
 namespace {
 
 // tcnum::detail (generator_common.hpp), not tcnum::fuzz::detail (integer_cases.hpp), which hides it here.
@@ -30,18 +33,11 @@ constexpr std::array<DistInfo, 7> kDists{{
     {"boundary", "exact sums on the model's truncation (F, F±1, F±2), rounding, overflow, underflow and zero boundaries"},
 }};
 
-std::uint64_t splitmix(std::uint64_t& x) {
-  std::uint64_t z = (x += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 // xoshiro256** (Blackman & Vigna), fully specified here: same stream on every platform.
 class Rng {
  public:
   explicit Rng(std::uint64_t seed) {
-    for (auto& w : s_) w = splitmix(seed);
+    for (auto& w : s_) w = splitmix64(seed);
   }
   std::uint64_t bits() {
     const std::uint64_t out = rotl(s_[1] * 5, 7) * 9, t = s_[1] << 17;
@@ -689,8 +685,8 @@ std::uint64_t batch_seed(std::uint64_t seed, std::string_view instruction, std::
   h = (h ^ '/') * 1099511628211ull;
   for (char ch : dist) h = (h ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
   std::uint64_t x = h ^ seed;
-  x = splitmix(x) ^ batch;
-  return splitmix(x);
+  x = splitmix64(x) ^ batch;
+  return splitmix64(x);
 }
 
 }  // namespace tcnum::fuzz

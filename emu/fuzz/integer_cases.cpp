@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "tcnum/core/format.hpp"
+#include "splitmix.hpp"
 
 namespace tcnum::fuzz::detail {
 namespace {
@@ -27,10 +28,7 @@ class Rng {  // splitmix64: small, fully specified, the same stream everywhere
  public:
   explicit Rng(std::uint64_t seed) : x_(seed) {}
   std::uint64_t bits() {
-    std::uint64_t z = (x_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
+    return splitmix64(x_);
   }
   std::int64_t range(std::int64_t lo, std::int64_t hi) {  // [lo, hi]; the modulo bias is immaterial here
     return lo + static_cast<std::int64_t>(bits() % static_cast<std::uint64_t>(hi - lo + 1));

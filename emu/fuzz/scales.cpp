@@ -6,6 +6,7 @@
 
 #include "tcnum/core/format.hpp"
 #include "tcnum/fuzz/generators.hpp"
+#include "splitmix.hpp"
 
 namespace tcnum::fuzz {
 namespace {
@@ -14,10 +15,7 @@ class Stream {
  public:
   explicit Stream(std::uint64_t seed) : x_(seed ^ 0x5ca1e5ca1e5ca1e5ull) {}
   std::uint64_t bits() {
-    std::uint64_t z = (x_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
+    return detail::splitmix64(x_);
   }
   int range(int lo, int hi) {  // uniform in [lo, hi], exact rejection
     const std::uint64_t n = static_cast<std::uint64_t>(hi - lo) + 1, limit = ~std::uint64_t{0} - (~std::uint64_t{0} % n);
