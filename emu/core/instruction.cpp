@@ -140,7 +140,7 @@ std::vector<std::pair<int, int>> tcgen05_i8_shapes() {
 void add_tcgen05_i8(std::vector<Instruction>& all) {
   using F = Format;
   for (const auto& [m, n] : tcgen05_i8_shapes())
-    integer_forms(false, [&](F a, F b, bool sat) {
+    integer_forms(false, [&, m = m, n = n](F a, F b, bool sat) {  // clang < 16 cannot capture bindings
       all.push_back(saturating(make_kind(Family::tcgen05, m, n, 32, "i8", F::s32, a, b, 100, kLastTcgen05Sm), sat, ".s32."));
     });
 }
@@ -217,7 +217,7 @@ void add_tcgen05_sparse(std::vector<Instruction>& all) {
           }
     }
   for (const auto& [m, n] : tcgen05_i8_shapes())
-    integer_forms(false, [&](F a, F b, bool sat) {
+    integer_forms(false, [&, m = m, n = n](F a, F b, bool sat) {  // clang < 16 cannot capture bindings
       all.push_back(saturating(sparse_of(make_kind(Family::tcgen05, m, n, 64, "i8", F::s32, a, b, 100, kLastTcgen05Sm)),
                                sat, ".s32."));
     });
