@@ -1,5 +1,9 @@
 // The fuzz generators (tcnum/fuzz/generators.hpp): xoshiro256**, integer sampling, the core's
 // rounding; no MPFR, so that a GPU host without it builds and draws the same cases.
+// No two draws in one call's arguments: their order of evaluation is unspecified (x86-64 and
+// aarch64 GCC differ), and a seed must draw the same case on every host. Each such call now
+// draws into named values first, in the order x86-64 GCC used (the pinned streams of
+// tests/test_fuzz_generator_stream.cpp hold).
 #include "tcnum/fuzz/generators.hpp"
 
 #include <algorithm>
@@ -236,11 +240,12 @@ void fill_spread(const Instruction& in, Rng& rng, CaseRef x) {
   for (int k = 0; k <= x.k; ++k) {
     const int e = k == lead_slot ? lead : lead - rng.range(5, 30);
     const bool negative = rng.coin();
-    if (k == x.k)
+    if (k == x.k) {
       *x.c = random_at(in.c_type, negative, e, rng);
-    else
-      factors_for(in, e, negative, static_cast<std::uint32_t>(rng.bits()), static_cast<std::uint32_t>(rng.bits()),
-                  rng, x.a[k], x.b[k]);
+      continue;
+    }
+    const auto bits_b = static_cast<std::uint32_t>(rng.bits()), bits_a = static_cast<std::uint32_t>(rng.bits());
+    factors_for(in, e, negative, bits_a, bits_b, rng, x.a[k], x.b[k]);
   }
 }
 
@@ -383,14 +388,21 @@ void fill_boundary(const Instruction& in, const DatapathParams& model, Rng& rng,
       const int f = std::min(model.frac_bits, 60) + rng.range(-1, 1);
       const bool small_negative = rng.chance(3, 4) != neg;  // mostly against the lead: a borrow
       put_power(in, top - f, small_negative, s[1], rng, x);
-      if (x.k > 2 && rng.coin()) put_power(in, top - f - rng.range(1, 4), rng.coin(), s[2], rng, x);
+      if (x.k > 2 && rng.coin()) {
+        const bool negative = rng.coin();
+        put_power(in, top - f - rng.range(1, 4), negative, s[2], rng, x);
+      }
       break;
     }
     case 1: {  // rounding into D: a half ulp (or an ulp) of D below the lead, plus a sticky term
       const int lead = rng.range(-6, 6);
       put_lead(in, lead, neg, s[0], rng, x);
-      put_power(in, lead - sd.frac_bits - rng.range(0, 1), rng.coin(), s[1], rng, x);
-      if (x.k > 2 && rng.coin()) put_power(in, lead - sd.frac_bits - rng.range(2, 12), rng.coin(), s[2], rng, x);
+      bool negative = rng.coin();
+      put_power(in, lead - sd.frac_bits - rng.range(0, 1), negative, s[1], rng, x);
+      if (x.k > 2 && rng.coin()) {
+        negative = rng.coin();
+        put_power(in, lead - sd.frac_bits - rng.range(2, 12), negative, s[2], rng, x);
+      }
       break;
     }
     case 2: {  // overflow: C at D's largest binade (or a product there), terms of its half ulp
@@ -400,7 +412,8 @@ void fill_boundary(const Instruction& in, const DatapathParams& model, Rng& rng,
       } else {
         put_lead(in, top, neg, s[0], rng, x);
       }
-      put_power(in, top - sd.frac_bits - rng.range(-1, 1), rng.chance(1, 4) != neg, s[1], rng, x);
+      const bool negative = rng.chance(1, 4) != neg;
+      put_power(in, top - sd.frac_bits - rng.range(-1, 1), negative, s[1], rng, x);
       if (x.k > 2 && rng.coin()) put_power(in, top - sd.frac_bits - rng.range(0, 2), neg, s[2], rng, x);
       break;
     }
@@ -479,8 +492,10 @@ void tile_spread(const Instruction& in, Rng& rng, TileRef x) {
     for (int i = 0; i < x.m; ++i) x.a[i * x.k + k] = random_at(in.a_type, rng.coin(), ea, rng);
     for (int j = 0; j < x.n; ++j) x.b[j * x.k + k] = random_at(in.b_type, rng.coin(), eb, rng);
   }
-  for (int e = 0; e < x.m * x.n; ++e)
-    x.c[e] = random_at(in.c_type, rng.coin(), lead_slot == x.k ? lead : lead - rng.range(5, 30), rng);
+  for (int e = 0; e < x.m * x.n; ++e) {
+    const int c_lead = lead_slot == x.k ? lead : lead - rng.range(5, 30);
+    x.c[e] = random_at(in.c_type, rng.coin(), c_lead, rng);
+  }
 }
 
 // Pairs of slots cancel in every element: A's column j = -A's column i, B's row j = B's row i
@@ -520,7 +535,10 @@ void tile_subnorm(const Instruction& in, Rng& rng, TileRef x) {
     const int other_lead = rng.range(sd.emin() - sd.frac_bits - 2, sd.emin() + 2) - tiny_lead;
     auto draw = [&](bool tiny_side) -> std::uint32_t {
       const Format f = tiny_side ? tiny_f : other_f;
-      if (tiny_side) return random_at(f, rng.coin(), tiny_lead + static_cast<int>(rng.below(2)), rng);
+      if (tiny_side) {
+        const int lead = tiny_lead + static_cast<int>(rng.below(2));
+        return random_at(f, rng.coin(), lead, rng);
+      }
       if (both_tiny || other_lead < lowest_lead(f)) return tiny(f, rng);
       return random_at(f, rng.coin(), other_lead, rng);
     };
@@ -602,7 +620,8 @@ void tile_boundary_rows(const Instruction& in, const DatapathParams& model, Rng&
   const int small = alignment ? -F : -sd.frac_bits - 1, sticky = alignment ? small - 3 : -sd.frac_bits - 7;
   const int eb0 = split_lead(in, 0, rng).second, eb1 = split_lead(in, small, rng).second;
   const int eb2 = split_lead(in, sticky, rng).second;
-  b0[s[0]] = with_lead(in.b_type, rng.coin(), eb0, rng.coin() ? 0u : static_cast<std::uint32_t>(rng.bits()));
+  const std::uint32_t low_bits = rng.coin() ? 0u : static_cast<std::uint32_t>(rng.bits());
+  b0[s[0]] = with_lead(in.b_type, rng.coin(), eb0, low_bits);
   b0[s[1]] = with_lead(in.b_type, rng.coin(), eb1, 0);
   if (x.k > 2) b0[s[2]] = with_lead(in.b_type, rng.coin(), eb2, 0);
   const bool b0_neg = decode(in.b_type, b0[s[0]]).sign, b1_neg = decode(in.b_type, b0[s[1]]).sign;

@@ -75,7 +75,8 @@ std::uint32_t operand(Format f, int which, Rng& rng) {
     default: {
       const double sigma = static_cast<double>(hi_of(f) - lo_of(f)) / 8;
       const double centre = spec(f).is_signed ? 0.0 : static_cast<double>(hi_of(f)) / 2;
-      return bits_of(f, static_cast<std::int64_t>(centre + rng.normal() * sigma + (rng.normal() > 0 ? 0.5 : -0.5)));
+      const double value = centre + rng.normal() * sigma;  // two draws, in this order (see generators.cpp)
+      return bits_of(f, static_cast<std::int64_t>(value + (rng.normal() > 0 ? 0.5 : -0.5)));
     }
   }
 }
