@@ -87,11 +87,10 @@ std::string prove_sum_bounds(MmaPlan& plan, int block) {
   const double largest = std::ldexp((std::ldexp(1.0, fa + 1) - 1) * (std::ldexp(1.0, fb + 1) - 1), plan.product_shift);
   const double addend = std::ldexp(1.0, F + 1);
   plan.wide_sum = largest * block >= std::ldexp(1.0, 31);
-  // A lane of a single element holds up to 4 products (K <= 64). The step's float guard of a
-  // block's products is within block · (block · largest) · 2^-24 of their sum: far below 2^30.
-  const double guard_error = block * (block * largest) * std::ldexp(1.0, -24) + block;
-  if (plan.wide_sum && (largest * 4 >= std::ldexp(1.0, 31) || guard_error >= std::ldexp(1.0, 28)))
-    return "a block's aligned terms could exceed 32 bits beyond the guarded sums";
+  // The 16-lane step's int32 runs: as many products as provably sum below 2^31. A lane of a
+  // single element holds up to 4 products (K <= 64).
+  plan.wide_run = static_cast<int>(std::floor(std::ldexp(1.0, 31) / largest - 0x1p-20));
+  if (plan.wide_sum && plan.wide_run < 4) return "4 aligned product terms could exceed int32";
   if (largest * block + addend >= std::ldexp(1.0, 53)) return "a block's aligned terms could exceed 53 bits";
   plan.sum_fits_int32 = !plan.wide_sum && largest * block + addend < std::ldexp(1.0, 31);
   return "";

@@ -38,10 +38,12 @@ struct FastProgram {
   int product_shift = 0;        // F minus the fraction bits of a product
   bool sum_fits_int32 = false;  // a block's aligned terms plus C's always fit int32 (no overflow check)
   // A block's aligned terms could exceed int32 (K = 32 fp8/FP6/FP4 with 25 kept bits): the
-  // 16-lane step sums them in int32 and hands back the lanes whose float sum of the products
-  // comes near 2^31 (rare: the bound needs nearly all products at the block's top exponent and
-  // significand); a single element sums its lanes in double, scaled groups in 64-bit lanes.
+  // 16-lane step sums them in int32 runs of wide_run products (each run's sum provably fits) and
+  // joins the runs with overflow flags, handing back the rare lane whose sum passes int32 (it
+  // needs nearly all products at the block's top exponent and significand); a single element
+  // sums its lanes in double, scaled groups in 64-bit lanes.
   bool wide_sum = false;
+  int wide_run = 0;  // products per int32 partial sum of a wide_sum block
   // Block-scaled (scales enter through the planes, which only gemm builds with scales; the
   // element, batch and tile calls, which take none, give such a plan to the reference): with
   // one term per product (scale_group 1) and scales without significand bits (ue8m0), each
