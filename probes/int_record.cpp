@@ -48,7 +48,11 @@ std::uint64_t count(const std::string& text, const std::string& name) { return p
 std::vector<int> parse_list(const std::string& text, const std::string& name) {
   std::vector<int> out;
   std::stringstream ss(text);
-  for (std::string item; std::getline(ss, item, ',');) out.push_back(static_cast<int>(count(item, name)));
+  for (std::string item; std::getline(ss, item, ',');) {
+    const std::uint64_t n = count(item, name);
+    if (n < 8 || n > 256) usage(name + " takes wgmma N values from 8 to 256, not " + item);
+    out.push_back(static_cast<int>(n));
+  }
   return out;
 }
 

@@ -241,7 +241,11 @@ inline DatapathParams pick_params(const Instruction& in, int sm) {
     }
   }
   RC_PRE(embeds(p.block_format, in.d_type));
-  RC_PRE(in.k % (p.k_passes * p.pass_interleave) == 0);  // the datapath's own precondition
+  RC_PRE(in.k % (p.k_passes * p.pass_interleave) == 0);  // the datapath's own preconditions
+  // AMD's split products enter C after them, in one pass (a changed addend or pass count there is
+  // no model: check_reference_call refuses it).
+  RC_PRE(p.product_split == 1 || p.addend == AddendEntry::after_products);
+  RC_PRE(p.addend != AddendEntry::after_products || (p.k_passes == 1 && !in.block_scaled()));
   return p;
 }
 

@@ -128,8 +128,7 @@ void add_integer_wgmma(std::vector<Instruction>& all) {
 // tcgen05.mma .kind::i8 (sm_100a, cta_group::1): s8/u8 × s8/u8 -> s32, K = 32; M = 64 at the
 // integer N of wgmma (8, 16, 24, 32, 48..256 step 16), M = 128 at N = 16..256 step 16 (the PTX
 // ISA's tcgen05 shape table for .kind::i8; N sits in the instruction descriptor, so ptxas cannot
-// confirm it). Saturation is the descriptor's saturate bit, spelled .satfinite here as for mma.
-// The (M, N) of kind::i8, dense and sparse (K = 64 for tcgen05.mma.sp).
+// confirm it); the same (M, N) for tcgen05.mma.sp, at K = 64.
 std::vector<std::pair<int, int>> tcgen05_i8_shapes() {
   std::vector<std::pair<int, int>> shapes;
   for (int n : integer_wgmma_n()) shapes.emplace_back(64, n);
@@ -137,6 +136,7 @@ std::vector<std::pair<int, int>> tcgen05_i8_shapes() {
   return shapes;
 }
 
+// Saturation is the descriptor's saturate bit, spelled .satfinite here as for mma.
 void add_tcgen05_i8(std::vector<Instruction>& all) {
   using F = Format;
   for (const auto& [m, n] : tcgen05_i8_shapes())

@@ -89,8 +89,10 @@ std::string prove_sum_bounds(MmaPlan& plan, int block) {
   plan.wide_sum = largest * block >= std::ldexp(1.0, 31);
   // The 16-lane step's int32 runs: as many products as provably sum below 2^31. A lane of a
   // single element holds up to 4 products (K <= 64).
-  plan.wide_run = static_cast<int>(std::floor(std::ldexp(1.0, 31) / largest - 0x1p-20));
-  if (plan.wide_sum && plan.wide_run < 4) return "4 aligned product terms could exceed int32";
+  if (plan.wide_sum) {
+    plan.wide_run = static_cast<int>(std::floor(std::ldexp(1.0, 31) / largest - 0x1p-20));
+    if (plan.wide_run < 4) return "4 aligned product terms could exceed int32";
+  }
   if (largest * block + addend >= std::ldexp(1.0, 53)) return "a block's aligned terms could exceed 53 bits";
   plan.sum_fits_int32 = !plan.wide_sum && largest * block + addend < std::ldexp(1.0, 31);
   return "";
