@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "features_internal.hpp"
+#include "tcnum/core/sparse.hpp"
 
 namespace tcnum::features {
 namespace detail {
@@ -87,14 +88,45 @@ std::string feature_source(const std::string& name) {
   return s;
 }
 
+namespace {
+
+// An integer instruction's report: nothing for a floating-point recipe to read.
+FeatureReport integer_report(const Instruction& in, const std::string& name) {
+  FeatureReport r;
+  r.feature = name;
+  r.instruction = in.name;
+  r.applicable = false;
+  r.source = feature_source(name);
+  r.verdict = "not applicable: " + in.name +
+              " is an integer MMA, whose sum is exact (every product and C summed in integers, then wrapped "
+              "to s32 or, with .satfinite, saturated): it has no alignment, rounding, block or special values "
+              "to discover (docs/models.md §8.5); numprobe record and check test it on a GPU.";
+  return r;
+}
+
+}  // namespace
+
 std::vector<FeatureReport> run_features(const Instruction& in, const BlackBox& box, const std::vector<std::string>& names,
                                         const FeatureOptions& opt) {
-  detail::Ctx ctx(in, box, opt);
-  std::vector<FeatureReport> out;
-  for (const auto& n : names) {
+  for (const auto& n : names)
     if (!is_feature(n)) throw std::invalid_argument("unknown feature test '" + n + "'");
-    const FeatureReport& r = detail::ensure(ctx, n);
-    out.push_back(r);
+  std::vector<FeatureReport> out;
+  if (in.integer()) {
+    for (const auto& n : names) out.push_back(integer_report(in, n));
+    return out;
+  }
+  // A sparse instruction's tests read the datapath of its selected products (selected_products_box).
+  // (Ctx holds both by reference: they live here.)
+  const Instruction form = in.sparse ? selected_form(in) : in;
+  const BlackBox view = in.sparse ? selected_products_box(in, box) : BlackBox{};
+  detail::Ctx ctx(form, in.sparse ? view : box, opt);
+  for (const auto& n : names) {
+    out.push_back(detail::ensure(ctx, n));
+    if (in.sparse) {
+      FeatureReport& r = out.back();
+      r.verdict = "On the " + std::to_string(form.k) + " products its metadata selects (every valid pattern in turn): " + r.verdict;
+      r.facts.push_back({"selected_products", static_cast<std::int64_t>(form.k)});
+    }
   }
   return out;
 }

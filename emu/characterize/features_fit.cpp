@@ -233,7 +233,20 @@ std::vector<Instruction> fit_instructions(int sm) {
   return out;
 }
 
+// Integer and sparse instructions have no parameters of their own to fit (throws, saying why).
+static void require_fittable(const Instruction& in) {
+  if (in.integer())
+    throw std::invalid_argument(in.name + " is an integer MMA: its sum is exact (wrapped to s32 or, with .satfinite, "
+                                "saturated), so there are no datapath parameters to fit (docs/models.md §8.5)");
+  if (in.sparse)
+    throw std::invalid_argument(in.name + " is a sparse MMA: its datapath is the dense one over the K/2 products its "
+                                "metadata selects (docs/models.md §9), so a model has no parameters of its own for it: "
+                                "fit a dense instruction of the same types, and `numprobe features --instr " + in.name +
+                                "` runs the tests on its selected products");
+}
+
 InstructionFit fit_instruction(const Instruction& in, const BlackBox& box, const FitOptions& opt) {
+  require_fittable(in);
   Ctx ctx(in, box, opt.features);
   InstructionFit f;
   f.instruction = in;

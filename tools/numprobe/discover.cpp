@@ -3,6 +3,7 @@
 // `numprobe --dtype X --op Y` is the documented alias of both.
 #include <cstdio>
 #include <iostream>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
@@ -212,7 +213,9 @@ int run_feature_ops(const DiscoverOptions& o, const Backend& b, const std::vecto
         }
         for (const auto& f : r.facts)
           if (f.key == "block_size_at_least" && std::get<bool>(f.value)) kb += "+ (all of K)";
-        block_rows.push_back({in.name, std::to_string(in.k), kb, steps});
+        const std::string k = in.sparse ? std::to_string(in.a_elements()) + " selected of " + std::to_string(in.k)
+                                        : std::to_string(in.k);
+        block_rows.push_back({in.name, k, kb, steps});
         continue;
       }
       std::cout << "\n";
@@ -238,8 +241,20 @@ std::vector<Instruction> discover_instructions(const DiscoverOptions& o, int sm,
     return {it.family ? default_instruction(dtype, sm, acc, *it.family) : find_instr(it.text, sm)};
   }
   if (o.instr.empty() && (profile_op || o.op != "blocksize")) return {default_instruction(dtype, sm, acc)};
-  std::vector<Instruction> all;
-  for (const auto& in : fit_instructions(sm))
+  std::vector<Instruction> all, pool = fit_instructions(sm);
+  // The sparse forms, for --instr sparse (as the fit's pool: the smallest N of each family, M, K
+  // and types): their tests run on the selected products (run_features); without --instr the
+  // dense forms only.
+  if (!o.instr.empty()) {
+    std::set<std::string> seen;
+    for (const auto& in : sparse_instructions_for(sm)) {
+      const std::string key = std::to_string(static_cast<int>(in.family)) + " " + std::to_string(in.m) + " " +
+                              std::to_string(in.k) + " " + std::string(name_of(in.a_type)) + " " +
+                              std::string(name_of(in.b_type)) + " " + std::string(name_of(in.c_type)) + " " + std::string(name_of(in.d_type));
+      if (seen.insert(key).second) pool.push_back(in);
+    }
+  }
+  for (const auto& in : pool)
     if ((o.dtype.empty() && !o.instr.empty()) || in.a_type == dtype) all.push_back(in);
   if (!o.instr.empty()) return select_instructions(o.instr, sm, all);
   if (all.empty()) default_instruction(dtype, sm, acc);  // throws with the reason

@@ -48,7 +48,8 @@ std::vector<std::string> fit_row(const InstructionFit& f) {
 
 std::string rule_text(const ModelRule& r) {
   std::string who;
-  if (r.family) who += *r.family == Family::mma ? "mma " : *r.family == Family::wgmma ? "wgmma " : "tcgen05 ";
+  if (r.family)
+    who += *r.family == Family::mma ? "mma " : *r.family == Family::wgmma ? "wgmma " : *r.family == Family::tcgen05 ? "tcgen05 " : "mfma ";
   if (r.inputs) {
     switch (*r.inputs) {
       case InputClass::f16: who += "f16 "; break;
@@ -58,6 +59,8 @@ std::string rule_text(const ModelRule& r) {
       case InputClass::f6f4: who += "f6f4 "; break;
       case InputClass::mxf8f6f4: who += "mxf8f6f4 "; break;
       case InputClass::mxf4: who += "mxf4 "; break;
+      case InputClass::integer: who += "int "; break;
+      case InputClass::f32: who += "f32 "; break;
     }
   }
   if (r.d_type) who += "D=" + std::string(name_of(*r.d_type)) + " ";

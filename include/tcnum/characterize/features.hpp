@@ -31,6 +31,15 @@ namespace tcnum::features {
 // exact box, or device::device_box(). Recipes put every case they can decide up front into one
 // batch (one GPU launch).
 
+// A sparse instruction's box seen as the box of its selected form (selected_form(sparse): the
+// same types, K/2, dense), which is what its datapath computes (docs/models.md §9): each case
+// of K/2 elements of A and B is given to the sparse instruction with A's elements stored, every
+// valid metadata value in turn, B's elements at the selected positions and B's largest finite
+// magnitude in the rows no stored element meets. run_features runs a sparse instruction's tests
+// through it. Throws std::invalid_argument for a dense instruction, and (when called) for a case
+// of another instruction or size.
+BlackBox selected_products_box(const Instruction& sparse, const BlackBox& box);
+
 // ---------------------------------------------------------------------------------------
 // Feature tests (numprobe --op ...)
 
