@@ -54,17 +54,42 @@ void expect_size(const char* what, std::size_t got, std::size_t want) {
                                 std::to_string(want));
 }
 
-// d[i] = mma_element(a[i, :], b[i, :], c[i]) for `count` independent elements.
-ArrayOut mma_elements(const Model& model, const std::string& name, const BitsIn& a, const BitsIn& b, const BitsIn& c) {
+// Block-scaled elements: element i with the in.scales_per_row() scales of its row of A and of
+// its column of B at i · scales_per_row (the reference datapath, as mma_element takes scales).
+void scaled_elements(const MmaPlan& plan, std::size_t count, const std::vector<std::uint32_t>& av,
+                     const std::vector<std::uint32_t>& bv, const std::vector<std::uint32_t>& cv,
+                     const std::vector<std::uint32_t>& sa, const std::vector<std::uint32_t>& sb, std::uint32_t* d) {
+  const std::size_t k = static_cast<std::size_t>(plan.instruction.k),
+                    per = static_cast<std::size_t>(plan.instruction.scales_per_row());
+  for (std::size_t i = 0; i < count; ++i)
+    d[i] = mma_element(plan, {av.data() + i * k, k}, {bv.data() + i * k, k}, cv[i], {sa.data() + i * per, per},
+                       {sb.data() + i * per, per});
+}
+
+// d[i] = mma_element(a[i, :], b[i, :], c[i]) for `count` independent elements; a block-scaled
+// instruction's with scale_a[i, :] and scale_b[i, :] (both or neither).
+ArrayOut mma_elements(const Model& model, const std::string& name, const BitsIn& a, const BitsIn& b, const BitsIn& c,
+                      const std::optional<BitsIn>& scale_a, const std::optional<BitsIn>& scale_b) {
   const Instruction in = find_instruction(name, model.sm);
+  if (scale_a.has_value() != scale_b.has_value())
+    throw std::invalid_argument("tcnum.mma_element(" + in.name + "): give both scale_a and scale_b, or neither");
   const std::vector<std::uint32_t> av = widen(a, "a"), bv = widen(b, "b"), cv = widen(c, "c");
   const std::size_t count = cv.size(), k = static_cast<std::size_t>(in.k);
   expect_size("a", av.size(), count * k);
   expect_size("b", bv.size(), count * k);
+  std::vector<std::uint32_t> sa, sb;
+  if (scale_a) {
+    sa = widen(*scale_a, "scale_a"), sb = widen(*scale_b, "scale_b");
+    const std::size_t per = static_cast<std::size_t>(std::max(in.scales_per_row(), 0));
+    expect_size("scale_a", sa.size(), count * per);
+    expect_size("scale_b", sb.size(), count * per);
+  }
   std::vector<std::uint32_t> d(count);
   {
     nb::gil_scoped_release unlocked;
-    mma_batch(compile_plan(model, in), count, av.data(), bv.data(), cv.data(), d.data());
+    const MmaPlan plan = compile_plan(model, in);
+    if (scale_a) scaled_elements(plan, count, av, bv, cv, sa, sb, d.data());
+    else mma_batch(plan, count, av.data(), bv.data(), cv.data(), d.data());
   }
   return storage_array(std::move(d), in.d_type, {count});
 }
@@ -260,7 +285,7 @@ NB_MODULE(_tcnum, m) {
 
   m.def("import_dlpack", &import_dlpack, nb::arg("x"));
   m.def("mma_elements", &mma_elements, nb::arg("model"), nb::arg("instruction"), nb::arg("a"), nb::arg("b"),
-        nb::arg("c"));
+        nb::arg("c"), nb::arg("scale_a").none() = nb::none(), nb::arg("scale_b").none() = nb::none());
   m.def("mma_tiles", &mma_tiles_bits, nb::arg("model"), nb::arg("instruction"), nb::arg("a"), nb::arg("b"), nb::arg("c"),
         nb::arg("tiles"));
   m.def("gemm", &gemm_bits, nb::arg("model"), nb::arg("instruction"), nb::arg("a"), nb::arg("b"), nb::arg("c").none(),

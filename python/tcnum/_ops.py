@@ -312,12 +312,14 @@ def _sparse_gemm_options(ins, epilogue, order, split_k, sched, scale_a, scale_b)
                          f"tf32 1:2), b and c only, K-steps ascending; {', '.join(given)} not supported with it")
 
 
-def mma(instr, a, b, c=None, *, arch="sm_90", model=None) -> np.ndarray:
+def mma(instr, a, b, c=None, *, arch="sm_90", model=None, scale_a=None, scale_b=None) -> np.ndarray:
     """One instruction on whole tiles: a (..., M, K), b (..., K, N), c (..., M, N) or None
     (zeros), with the instruction's own M, N, K and the same leading (batch) shape.
     Returns D (..., M, N) of D's dtype. A sparse instruction (mma.sp, wgmma.mma_async.sp)
     takes a dense (..., M, K) whose rows are 2:4 sparse (tf32: 1:2; ValueError naming the row
-    and group otherwise)."""
+    and group otherwise). A block-scaled instruction (kind::mxf8f6f4, mxf4, mxf4nvf4) needs
+    its scales, as the PTX ISA's SA and SB: scale_a (..., M, K/V) and scale_b (..., K/V, N),
+    V = the instruction's scale_block, raw ue8m0/ue4m3 bits or ml_dtypes.float8_e8m0fnu."""
     compiled, _ = _model_sm(arch, model)
     ins = instruction(instr, compiled.sm)
     a_bits, _ = as_bits(a, "a", ins.a)
@@ -334,6 +336,13 @@ def mma(instr, a, b, c=None, *, arch="sm_90", model=None) -> np.ndarray:
                              f"c (..., {ins.m}, {ins.n}) with one batch shape; got a {a_bits.shape}, "
                              f"b {b_bits.shape}, c {c_bits.shape}")
     tiles = int(np.prod(batch, dtype=np.int64))
+    scales = _tile_scales(ins, scale_a, scale_b, batch)
+    if scales is not None:
+        flat = [x.reshape((tiles,) + x.shape[-2:]) for x in (a_bits, b_bits, c_bits) + scales]
+        d_bits = np.stack([_tcnum.gemm(compiled, ins.name, *(np.ascontiguousarray(x[t]) for x in flat[:3]),
+                                       ins.m, ins.n, ins.k, [], 1, 1, "", *(np.ascontiguousarray(x[t]) for x in flat[3:]))
+                           for t in range(tiles)]) if tiles else np.zeros((0, ins.m, ins.n), dtype=FORMATS[ins.d][0])
+        return _values(d_bits.reshape(batch + want["c"]), ins.d)
     if ins.sparse:
         flat = [x.reshape((tiles,) + x.shape[-2:]) for x in (a_bits, b_bits, c_bits)]
         d_bits = np.stack([_tcnum.sparse_gemm(compiled, ins.name, np.ascontiguousarray(flat[0][t]),
@@ -345,10 +354,15 @@ def mma(instr, a, b, c=None, *, arch="sm_90", model=None) -> np.ndarray:
     return _values(d_bits.reshape(batch + want["c"]), ins.d)
 
 
-def mma_element(instr, a, b, c=None, *, arch="sm_90", model=None, meta=None) -> np.ndarray:
+def mma_element(instr, a, b, c=None, *, arch="sm_90", model=None, meta=None, scale_a=None,
+                scale_b=None) -> np.ndarray:
     """Single output elements d = c + Σ_k a_k·b_k of an instruction: a and b (..., K) (a row
     of A, a column of B), c (...) or None (zeros). Returns d (...) of D's dtype. This is the
     level of corpus cases (tcnum.read_corpus).
+
+    Block-scaled instructions need the K/V scales of A's row and of B's column: scale_a and
+    scale_b (..., K/V), V = the instruction's scale_block (raw ue8m0/ue4m3 bits or
+    ml_dtypes.float8_e8m0fnu); the reference datapath computes them.
 
     Sparse instructions (mma.sp::ordered_metadata, wgmma.mma_async.sp): a is the dense row
     (..., K) with its 2:4 pattern (tf32: 1:2) checked — each group of 4 keeps its non-zero
@@ -359,6 +373,8 @@ def mma_element(instr, a, b, c=None, *, arch="sm_90", model=None, meta=None) -> 
     compiled, _ = _model_sm(arch, model)
     ins = instruction(instr, compiled.sm)
     if ins.sparse:
+        if scale_a is not None or scale_b is not None:
+            raise ValueError(f"{ins.name} is not block-scaled: it takes no scale_a/scale_b")
         return _sparse_element(compiled, ins, a, b, c, meta)
     if meta is not None:
         raise ValueError(f"{ins.name} is dense: meta= is for sparse instructions (mma.sp, wgmma.mma_async.sp)")
@@ -372,8 +388,42 @@ def mma_element(instr, a, b, c=None, *, arch="sm_90", model=None, meta=None) -> 
     if (a_bits.ndim < 1 or a_bits.shape[-1] != ins.k or b_bits.shape != a_bits.shape or c_bits.shape != batch):
         raise ValueError(f"{ins.name} elements take a and b (..., {ins.k}) and c (...) of one batch shape; "
                          f"got a {a_bits.shape}, b {b_bits.shape}, c {c_bits.shape}")
-    d_bits = _tcnum.mma_elements(compiled, ins.name, a_bits, b_bits, c_bits)
+    sa, sb = _element_scales(ins, scale_a, scale_b, batch)
+    d_bits = _tcnum.mma_elements(compiled, ins.name, a_bits, b_bits, c_bits, sa, sb)
     return _values(d_bits.reshape(batch), ins.d)
+
+
+def _scale_operands(ins, scale_a, scale_b, shapes, what: str) -> tuple:
+    """scale_a and scale_b as raw bits of the shapes a block-scaled instruction needs, or
+    (None, None) for an instruction without scales (which must be given none)."""
+    if not ins.scale_block:
+        if scale_a is not None or scale_b is not None:
+            raise ValueError(f"{ins.name} is not block-scaled: it takes no scale_a/scale_b")
+        return None, None
+    if scale_a is None or scale_b is None:
+        raise ValueError(f"{ins.name} is block-scaled: give scale_a {shapes[0]} and scale_b {shapes[1]} "
+                         f"({ins.scale_type} scales, one per {ins.scale_block} elements of K; {what})")
+    out = []
+    for x, name, shape in ((scale_a, "scale_a", shapes[0]), (scale_b, "scale_b", shapes[1])):
+        bits, _ = as_bits(x, name, ins.scale_type)
+        if bits.shape != shape:
+            raise ValueError(f"{ins.name}: {name} must have shape {shape} ({what}), got {bits.shape}")
+        out.append(np.ascontiguousarray(bits))
+    return tuple(out)
+
+
+def _element_scales(ins, scale_a, scale_b, batch) -> tuple:
+    """Per element: the K/V scales of A's row and of B's column."""
+    per = batch + (ins.k // ins.scale_block,) if ins.scale_block else ()
+    return _scale_operands(ins, scale_a, scale_b, (per, per), "the scales of each element's row of A and column of B")
+
+
+def _tile_scales(ins, scale_a, scale_b, batch):
+    """Per tile: SA (M × K/V) and SB (K/V × N) as the PTX ISA lays them out, or None."""
+    kv = ins.k // ins.scale_block if ins.scale_block else 0
+    sa, sb = _scale_operands(ins, scale_a, scale_b, (batch + (ins.m, kv), batch + (kv, ins.n)),
+                             "the PTX ISA's SA and SB of each tile")
+    return None if sa is None else (sa, sb)
 
 
 def _sparse_element(compiled, ins, a, b, c, meta) -> np.ndarray:
