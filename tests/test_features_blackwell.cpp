@@ -4,10 +4,10 @@
 // reporting no anomaly, or says why it does not apply; the fit reproduces everything it asked.
 #include <gtest/gtest.h>
 
-#include <ostream>
 #include <string>
 #include <vector>
 
+#include "arch_instruction.hpp"
 #include "tcnum/characterize/features.hpp"
 #include "tcnum/core/instruction.hpp"
 #include "tcnum/core/model.hpp"
@@ -17,13 +17,7 @@ namespace {
 using namespace tcnum;
 using namespace tcnum::features;
 
-struct Target {
-  int sm;
-  Instruction in;
-};
-
-// Names the parameter in test output and ctest's test names (gtest would print its raw bytes).
-void PrintTo(const Target& t, std::ostream* os) { *os << "sm_" << t.sm << " " << t.in.name; }
+using Target = test::ArchInstruction;
 
 std::vector<Target> targets() {
   std::vector<Target> v;

@@ -7,12 +7,12 @@
 #include <gtest/gtest.h>
 
 #include <map>
-#include <ostream>
 #include <set>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "arch_instruction.hpp"
 #include "tcnum/characterize/features.hpp"
 #include "tcnum/core/instruction.hpp"
 #include "tcnum/core/model.hpp"
@@ -23,16 +23,9 @@ namespace {
 using namespace tcnum;
 using namespace tcnum::features;
 
-struct Target {
-  int sm;
-  Instruction in;
-};
-
-void PrintTo(const Target& t, std::ostream* os) { *os << "sm_" << t.sm << " " << t.in.name; }
-
 // One sparse floating-point form per (family, A type, D type, K) of every architecture, its smallest N.
-std::vector<Target> sparse_targets() {
-  std::vector<Target> v;
+std::vector<test::ArchInstruction> sparse_targets() {
+  std::vector<test::ArchInstruction> v;
   for (int sm : {80, 89, 90, 100, 120}) {
     std::set<std::tuple<Family, Format, Format, int>> seen;
     for (const Instruction& in : sparse_instructions_for(sm))
@@ -59,7 +52,7 @@ std::map<std::string, std::string> readings(const std::vector<FeatureReport>& re
   return out;
 }
 
-class SparseFeatures : public ::testing::TestWithParam<Target> {};
+class SparseFeatures : public ::testing::TestWithParam<test::ArchInstruction> {};
 
 TEST_P(SparseFeatures, ReadTheSelectedFormsDatapath) {
   const auto& [sm, in] = GetParam();
