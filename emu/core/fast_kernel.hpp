@@ -118,6 +118,14 @@ struct OperandPlanes {
 // kPairSpecialSum when one is NaN/Inf, else 2 · kPairBias + the product's exponent; no sum
 // carries out of its 16 bits.
 constexpr std::int32_t kPairBias = 4096, kPairSpecial = 0x7fff, kPairNoProduct = 6000, kPairSpecialSum = 0x4000;
+// A block's maximum exponent at or above kSpecialFloor: a NaN/Inf product or addend (the lane
+// falls back). Every finite product's exponent is far below it (|e| <= 2 · 1024), and so is
+// every pair sum with a zero factor less 2 · kPairBias, far below every finite product's; a pair
+// sum with a NaN/Inf factor less 2 · kPairBias is at or above it. So the pairs' maximum enters
+// the block's unbiased, without markers.
+constexpr std::int32_t kSpecialFloor = 1 << 12;
+static_assert(kPairNoProduct - 2 * kPairBias < -2 * 1024 && kPairSpecialSum - 2 * kPairBias >= kSpecialFloor &&
+              kSpecialFloor > 2 * 1024 && kSpecialExponent >= kSpecialFloor);
 
 // A chain of k-steps for `rows` rows (1 to KernelSet::chain_rows, run in lockstep) × 16 GEMM lanes (16 columns):
 // row r's A planes are a_rows[r], A's lane of that row in planes laid out as prepare_planes
