@@ -350,6 +350,7 @@ void register_discover(CLI::App& app, Status& status) {
       "  numprobe features --dtype e4m3 --op all --backend device   (GPU)\n"
       "  numprobe features --dtype tf32 --op blocksize --arch sm_80   (every tf32 instruction)\n"
       "  numprobe features --op round --instr mma.m16n8k16.f16.f16.f16.f16 --json\n"
+      "  numprobe features --dtype bf16 --op blocksize --instr sparse   (the sparse forms, on their selected products)\n"
       "Exit status 1 when a test reports an anomaly (a behaviour no model parameter expresses); 2 on an error.");
   add_discover_subcommand(
       app, status, "profile",
