@@ -233,6 +233,14 @@ std::vector<Instruction> fit_instructions(int sm) {
   return out;
 }
 
+std::vector<Instruction> sparse_feature_instructions(int sm) {
+  std::vector<Instruction> out;
+  std::set<std::string> seen;
+  for (const Instruction& in : sparse_instructions_for(sm))
+    if (!in.integer() && seen.insert(key_of(in)).second) out.push_back(in);
+  return out;
+}
+
 // Integer and sparse instructions have no parameters of their own to fit (throws, saying why).
 static void require_fittable(const Instruction& in) {
   if (in.integer())

@@ -3,7 +3,6 @@
 // `numprobe --dtype X --op Y` is the documented alias of both.
 #include <cstdio>
 #include <iostream>
-#include <set>
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
@@ -242,18 +241,10 @@ std::vector<Instruction> discover_instructions(const DiscoverOptions& o, int sm,
   }
   if (o.instr.empty() && (profile_op || o.op != "blocksize")) return {default_instruction(dtype, sm, acc)};
   std::vector<Instruction> all, pool = fit_instructions(sm);
-  // The sparse forms, for --instr sparse (as the fit's pool: the smallest N of each family, M, K
-  // and types): their tests run on the selected products (run_features); without --instr the
-  // dense forms only.
-  if (!o.instr.empty()) {
-    std::set<std::string> seen;
-    for (const auto& in : sparse_instructions_for(sm)) {
-      const std::string key = std::to_string(static_cast<int>(in.family)) + " " + std::to_string(in.m) + " " +
-                              std::to_string(in.k) + " " + std::string(name_of(in.a_type)) + " " +
-                              std::string(name_of(in.b_type)) + " " + std::string(name_of(in.c_type)) + " " + std::string(name_of(in.d_type));
-      if (seen.insert(key).second) pool.push_back(in);
-    }
-  }
+  // The sparse forms for --instr (sparse or a name; their tests run on the selected products);
+  // without --instr the dense forms only.
+  if (!o.instr.empty())
+    for (const auto& in : sparse_feature_instructions(sm)) pool.push_back(in);
   for (const auto& in : pool)
     if ((o.dtype.empty() && !o.instr.empty()) || in.a_type == dtype) all.push_back(in);
   if (!o.instr.empty()) return select_instructions(o.instr, sm, all);

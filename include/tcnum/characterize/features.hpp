@@ -134,6 +134,9 @@ InstructionFit fit_instruction(const Instruction& in, const BlackBox& box, const
 // The instructions `fit --instr all` probes on sm: one per distinct (family, M, K, types),
 // the smallest N; m8n8k4 only on sm_70; not Blackwell's kind:: instructions (FP6/FP4, scales).
 std::vector<Instruction> fit_instructions(int sm);
+// The sparse forms `features --instr sparse` runs on sm (on their selected products): one per
+// (family, M, K, types), the smallest N; not the integer ones (nothing to read).
+std::vector<Instruction> sparse_feature_instructions(int sm);
 
 // Merges per-instruction fits into a model with few rules: a catch-all rule for the most
 // common datapath, then input-class rules, then (family, inputs[, d_type]) rules.
