@@ -310,6 +310,21 @@ const Model& builtin_model(int sm) {
   return it->second;
 }
 
+const char* input_class_name(InputClass c) {
+  switch (c) {
+    case InputClass::f16: return "f16";
+    case InputClass::bf16: return "bf16";
+    case InputClass::tf32: return "tf32";
+    case InputClass::fp8: return "fp8";
+    case InputClass::f6f4: return "f6f4";
+    case InputClass::mxf8f6f4: return "mxf8f6f4";
+    case InputClass::mxf4: return "mxf4";
+    case InputClass::integer: return "int";
+    case InputClass::f32: return "f32";
+  }
+  return "?";
+}
+
 InputClass input_class(const Instruction& in) {
   if (in.integer()) return InputClass::integer;
   if (in.block_scaled()) return in.kind == "mxf8f6f4" ? InputClass::mxf8f6f4 : InputClass::mxf4;

@@ -493,10 +493,7 @@ Instruction default_instruction(const OperandFormats& formats, int sm, std::opti
   if (!cands.empty()) return cands.front();
   const std::string inputs = a == b ? std::string(name_of(a)) : std::string(name_of(a)) + " × " + std::string(name_of(b));
   std::ostringstream os;
-  const auto family_text = [](Family f) {
-    return std::string(f == Family::mma ? "mma" : f == Family::wgmma ? "wgmma" : f == Family::tcgen05 ? "tcgen05" : "mfma");
-  };
-  os << arch_name(sm) << " has no " << (family ? family_text(*family) + " " : "")
+  os << arch_name(sm) << " has no " << (family ? std::string(family_name(*family)) + " " : "")
      << (is_amd_arch(sm) ? "matrix-core" : "tensor-core") << " instruction with " << inputs << " inputs and " << name_of(d) << " accumulation"
      << (c ? " with C in " + std::string(name_of(*c)) : std::string()) << (k ? " and K = " + std::to_string(k) : std::string());
   std::set<std::string> accs;
@@ -521,6 +518,10 @@ Instruction default_instruction(const OperandFormats& formats, int sm, std::opti
     for (const std::string& t : accs) os << ' ' << t;
   }
   throw std::invalid_argument(os.str());
+}
+
+const char* family_name(Family f) {
+  return f == Family::mma ? "mma" : f == Family::wgmma ? "wgmma" : f == Family::tcgen05 ? "tcgen05" : "mfma";
 }
 
 }  // namespace tcnum

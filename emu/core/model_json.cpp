@@ -14,23 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-const char* family_name(Family f) {
-  return f == Family::mma ? "mma" : f == Family::wgmma ? "wgmma" : f == Family::tcgen05 ? "tcgen05" : "mfma";
-}
-const char* class_name(InputClass c) {
-  switch (c) {
-    case InputClass::f16: return "f16";
-    case InputClass::bf16: return "bf16";
-    case InputClass::tf32: return "tf32";
-    case InputClass::fp8: return "fp8";
-    case InputClass::f6f4: return "f6f4";
-    case InputClass::mxf8f6f4: return "mxf8f6f4";
-    case InputClass::mxf4: return "mxf4";
-    case InputClass::integer: return "int";
-    case InputClass::f32: return "f32";
-  }
-  return "?";
-}
 const char* rounding_name(Rounding r) { return r == Rounding::nearest_even ? "rne" : "rz"; }
 
 [[noreturn]] void bad(const std::string& where, const std::string& why) {
@@ -200,7 +183,7 @@ Model model_from_json(const std::string& text) {
         bool found = false;
         for (InputClass c : {InputClass::f16, InputClass::bf16, InputClass::tf32, InputClass::fp8, InputClass::f6f4,
                              InputClass::mxf8f6f4, InputClass::mxf4, InputClass::integer, InputClass::f32})
-          if (s == class_name(c)) mr.inputs = c, found = true;
+          if (s == input_class_name(c)) mr.inputs = c, found = true;
         if (!found) bad(where + ".inputs", "must be f16, bf16, tf32, fp8, f6f4, mxf8f6f4, mxf4, int or f32");
       }
       if (r.contains("d_type")) mr.d_type = parse_fmt(r["d_type"], where + ".d_type");
@@ -242,7 +225,7 @@ std::string model_to_json(const Model& m) {
   for (const ModelRule& r : m.rules) {
     json o;
     if (r.family) o["family"] = family_name(*r.family);
-    if (r.inputs) o["inputs"] = class_name(*r.inputs);
+    if (r.inputs) o["inputs"] = input_class_name(*r.inputs);
     if (r.d_type) o["d_type"] = std::string(name_of(*r.d_type));
     if (r.sparse) o["sparse"] = *r.sparse;
     const DatapathParams& p = r.params;

@@ -149,24 +149,15 @@ def _over_batch(one, a_bits, b_bits, c_bits, batch: tuple, d_dtype):
 
 
 def _scale_bits(ins, scale_a, scale_b, m: int, n: int, k: int, epilogue: bool, batch) -> tuple:
-    """The block scales as raw bits, checked against the instruction and the shapes (or (None, None))."""
+    """gemm's block scales as raw bits, checked as _scale_operands checks them (or (None, None):
+    none given)."""
     if scale_a is None and scale_b is None:
         return None, None
-    if not ins.scale_block:
-        raise ValueError(f"{ins.name} is not block-scaled: it takes no scale_a/scale_b")
-    if scale_a is None or scale_b is None:
-        raise ValueError("give both scale_a and scale_b, or neither")
-    if epilogue or batch:
+    if ins.scale_block and (epilogue or batch):
         raise ValueError("block scales are taken by a plain gemm of one A and one B (no epilogue, no batch axes)")
-    ks = k // ins.scale_block
-    out = []
-    for x, what, shape in ((scale_a, "scale_a", (m, ks)), (scale_b, "scale_b", (ks, n))):
-        bits, _ = as_bits(x, what, ins.scale_type)
-        if bits.shape != shape:
-            raise ValueError(f"{what} must be {shape[0]}×{shape[1]} {ins.scale_type} scales (M×(K/{ins.scale_block}) for "
-                             f"scale_a, (K/{ins.scale_block})×N for scale_b), got shape {bits.shape}")
-        out.append(bits)
-    return tuple(out)
+    ks = k // ins.scale_block if ins.scale_block else 0
+    return _scale_operands(ins, scale_a, scale_b, ((m, ks), (ks, n)),
+                           f"M×(K/{ins.scale_block}) for scale_a, (K/{ins.scale_block})×N for scale_b")
 
 
 def _integer_operands(a, b) -> bool:
@@ -373,8 +364,7 @@ def mma_element(instr, a, b, c=None, *, arch="sm_90", model=None, meta=None, sca
     compiled, _ = _model_sm(arch, model)
     ins = instruction(instr, compiled.sm)
     if ins.sparse:
-        if scale_a is not None or scale_b is not None:
-            raise ValueError(f"{ins.name} is not block-scaled: it takes no scale_a/scale_b")
+        _element_scales(ins, scale_a, scale_b, ())  # no sparse form is block-scaled: refuses any
         return _sparse_element(compiled, ins, a, b, c, meta)
     if meta is not None:
         raise ValueError(f"{ins.name} is dense: meta= is for sparse instructions (mma.sp, wgmma.mma_async.sp)")

@@ -48,21 +48,8 @@ std::vector<std::string> fit_row(const InstructionFit& f) {
 
 std::string rule_text(const ModelRule& r) {
   std::string who;
-  if (r.family)
-    who += *r.family == Family::mma ? "mma " : *r.family == Family::wgmma ? "wgmma " : *r.family == Family::tcgen05 ? "tcgen05 " : "mfma ";
-  if (r.inputs) {
-    switch (*r.inputs) {
-      case InputClass::f16: who += "f16 "; break;
-      case InputClass::bf16: who += "bf16 "; break;
-      case InputClass::tf32: who += "tf32 "; break;
-      case InputClass::fp8: who += "fp8 "; break;
-      case InputClass::f6f4: who += "f6f4 "; break;
-      case InputClass::mxf8f6f4: who += "mxf8f6f4 "; break;
-      case InputClass::mxf4: who += "mxf4 "; break;
-      case InputClass::integer: who += "int "; break;
-      case InputClass::f32: who += "f32 "; break;
-    }
-  }
+  if (r.family) who += std::string(family_name(*r.family)) + " ";
+  if (r.inputs) who += std::string(input_class_name(*r.inputs)) + " ";
   if (r.d_type) who += "D=" + std::string(name_of(*r.d_type)) + " ";
   if (who.empty()) who = "* ";
   return who + "-> " + params_text(r.params);

@@ -12,6 +12,8 @@ namespace tcnum {
 
 // mfma: AMD CDNA matrix cores (v_mfma_*), on the gfx architectures (arch_name).
 enum class Family : std::uint8_t { mma, wgmma, tcgen05, mfma };
+// "mma", "wgmma", "tcgen05", "mfma" (the model JSON's and numprobe's spelling).
+const char* family_name(Family f);
 
 // AMD's MFMA instructions by their ISA names in lower case (LLVM's spelling), e.g.
 // "v_mfma_f32_32x32x8f16" (gfx908/gfx90a), "v_mfma_f32_32x32x8_f16",

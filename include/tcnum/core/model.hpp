@@ -88,6 +88,8 @@ DatapathParams exact_params();
 // v_mfma_*_f32).
 enum class InputClass : std::uint8_t { f16, bf16, tf32, fp8, f6f4, mxf8f6f4, mxf4, integer, f32 };
 InputClass input_class(const Instruction& in);
+// "f16", "bf16", "tf32", "fp8", "f6f4", "mxf8f6f4", "mxf4", "int", "f32" (the model JSON's `inputs`).
+const char* input_class_name(InputClass c);
 
 // Device evidence for a rule: one GPU's corpus reproduced bit for bit, naming exactly the
 // instructions it holds (tests/test_corpus_validations.cpp checks them against corpora/).
