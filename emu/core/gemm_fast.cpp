@@ -248,10 +248,11 @@ void run_fast(const GemmCall& call, const MmaPlan& first, const MmaPlan& rest, s
   Planes planes(call, first);
   const std::size_t M = call.M, N = call.N, groups = planes.groups(), n_chains = call.chains.size();
   // Cache blocking: a task is up to kRows rows × one group of 16 columns; the k-steps go in
-  // chunks whose B planes (about 16 KiB) stay in L1 while every row of the task runs them.
+  // chunks of 512 k (B planes of about 50 KiB, in L1 and L2) that every row of the task runs in
+  // turn. Chunks of 16 KiB (L1 alone) cost 3–5 % more at 512³ (more calls, each ≈ 50 ns of setup).
   constexpr std::size_t kRows = 16;
   static_assert(kRows == kLanes, "a task's rows are one row group of A's planes");
-  const int chunk = std::max(1, static_cast<int>(16384 / (call.ik * kLanes * 8)));
+  const int chunk = std::max(1, static_cast<int>(65536 / (call.ik * kLanes * 8)));
   const std::size_t row_blocks = (M + kRows - 1) / kRows;
   const bool single = call.single_chain();
   const auto chain_rows = static_cast<std::size_t>(kernels().chain_rows);
