@@ -265,9 +265,11 @@ void run_fast(const GemmCall& call, const MmaPlan& first, const MmaPlan& rest, s
     std::vector<std::uint32_t> results(single ? 0 : rows * kLanes * n_chains);  // [row][lane][chain]
     for (std::size_t ch = 0; ch < n_chains; ++ch) {
       const Chain& chain = call.chains[ch];
-      for (std::size_t r = 0; r < rows; ++r)
-        for (std::size_t l = 0; l < kLanes; ++l)
-          acc[r][l] = chain.from_c && l < lanes ? call.c[(i0 + r) * N + j0 + l] : call.d_zero;
+      for (std::size_t r = 0; r < rows; ++r) {  // a row's lanes: C's columns, then D's zero (padding)
+        const std::size_t from_c = chain.from_c ? lanes : 0;
+        std::copy_n(call.c + (i0 + r) * N + j0, from_c, acc[r]);
+        std::fill(acc[r] + from_c, acc[r] + kLanes, call.d_zero);
+      }
       const int c_step = chain.from_c ? chain.begin : -1;
       for (int t0 = chain.begin; t0 < chain.end; t0 += chunk) {
         const int t1 = std::min(t0 + chunk, chain.end);
@@ -275,11 +277,11 @@ void run_fast(const GemmCall& call, const MmaPlan& first, const MmaPlan& rest, s
           advance(call, planes, first, rest, i0 + r, static_cast<int>(std::min(chain_rows, rows - r)), g,
                   acc[r], c_step, t0, t1);
       }
-      for (std::size_t r = 0; r < rows; ++r)
-        for (std::size_t l = 0; l < lanes; ++l) {
-          if (single) d[(i0 + r) * N + j0 + l] = acc[r][l];  // D is the one chain's result
-          else results[(r * kLanes + l) * n_chains + ch] = acc[r][l];
-        }
+      for (std::size_t r = 0; r < rows; ++r) {
+        if (single) std::copy_n(acc[r], lanes, d + (i0 + r) * N + j0);  // D is the one chain's result
+        else
+          for (std::size_t l = 0; l < lanes; ++l) results[(r * kLanes + l) * n_chains + ch] = acc[r][l];
+      }
     }
     if (single) return;
     for (std::size_t r = 0; r < rows; ++r)
