@@ -24,10 +24,6 @@ struct PlaneValue {
   float significand;
   std::int32_t exponent;
 };
-// `storage` is the operand's format, `seen` the one the datapath sees (unpack_format);
-// `scale` multiplies the significand (2^product_shift for A, 1 for B).
-PlaneValue plane_value(Format storage, Format seen, std::uint32_t bits, float scale);
-
 // fp8 -> f16 (exact), through a table of the 256 patterns.
 std::uint32_t fp8_to_f16(Format storage, std::uint32_t bits);
 // The plane values of the 256 e4m3 / e5m2 patterns as f16 sees them (scale 1).

@@ -293,10 +293,6 @@ PlaneValue plane_value_converted(Format storage, Format seen, std::uint32_t bits
   }
 }
 
-PlaneValue plane_value(Format storage, Format seen, std::uint32_t bits, float scale) {
-  return with_plane_decoder(storage, seen, [&](auto decode) { return decode(bits, scale); });
-}
-
 }  // namespace detail
 
 std::size_t mma_batch(const MmaPlan& plan, std::size_t count, const std::uint32_t* a, const std::uint32_t* b,
