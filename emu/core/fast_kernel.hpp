@@ -132,9 +132,11 @@ static_assert(kPairNoProduct - 2 * kPairBias < -2 * 1024 && kPairSpecialSum - 2 
 // C's/D's format. Returns the index of the first step at which some lane needs the reference
 // (fail_masks[r] says which lanes of row r; acc holds those lanes' values from before that
 // step, the others' from after it), or `steps` when every lane completed.
+// finite_operands: no operand of these steps is NaN/Inf (prepare_planes said so for every step),
+// so that the kernel, finding every lane's C normal or zero too, can skip those checks.
 constexpr int kMaxChainRows = 8;
 using GemmChainFn = int (*)(const MmaPlan& first, const MmaPlan& rest, int rows, int steps, const OperandPlanes* a_rows,
-                            OperandPlanes b, std::uint32_t* acc, std::uint32_t* fail_masks);
+                            OperandPlanes b, std::uint32_t* acc, std::uint32_t* fail_masks, bool finite_operands);
 
 // One step for 16 independent lanes: A's and B's planes are both [k][lane] (block_max
 // [block][lane]). Returns the mask of lanes that need the reference (their acc is left as it was).
@@ -150,7 +152,8 @@ using BatchStepFn = std::uint32_t (*)(const MmaPlan& plan, OperandPlanes a, Oper
 // the plan says (MmaPlan::scales_in_exponents, MmaPlan::scaled_groups; apply_scales).
 struct ScalePlanes;
 // exp_pairs (may be null: not written): the pairs of exp as OperandPlanes::exp_pairs holds them.
-using PreparePlanesFn = void (*)(const MmaPlan& plan, Format storage, Format seen, float scale, const std::uint32_t* raw,
+// Returns whether some operand (after its scale) is NaN/Inf.
+using PreparePlanesFn = bool (*)(const MmaPlan& plan, Format storage, Format seen, float scale, const std::uint32_t* raw,
                                  const ScalePlanes* scales, float* sig, std::int32_t* exp, float* near,
                                  std::int32_t* block_max, std::uint32_t* exp_pairs);
 

@@ -63,7 +63,9 @@ class Planes {
       : call_(call),
         plan_(plan),
         a_state_(std::make_unique<std::atomic<int>[]>(row_groups())),
-        b_state_(std::make_unique<std::atomic<int>[]>(groups())) {
+        b_state_(std::make_unique<std::atomic<int>[]>(groups())),
+        a_special_(row_groups()),
+        b_special_(groups()) {
     const std::size_t S = call.steps.size(), blocks = plan.blocks.size(), Kp = S * call.ik;
     store_.reserve(row_groups() * Kp * kLanes, groups() * Kp * kLanes, row_groups() * S * blocks * kLanes,
                    groups() * S * blocks * kLanes, row_groups() * kp2() * kLanes, groups() * kp2() * kLanes);
@@ -81,6 +83,8 @@ class Planes {
   // Row i's row group and column group g decoded (by this thread, or waited for).
   void need_a(std::size_t i) { need(a_state_[i / kLanes], [&] { decode_a(i / kLanes); }); }
   void need_b(std::size_t g) { need(b_state_[g], [&] { decode_b(g); }); }
+  // Whether some operand of row i's row group or of column group g is NaN/Inf (after need_a/need_b).
+  bool any_special(std::size_t i, std::size_t g) const { return a_special_[i / kLanes] || b_special_[g]; }
   // Row i's planes at k-step t (its lane of its row group's), and group g's.
   OperandPlanes a_at(std::size_t i, std::size_t t) const {
     const std::size_t rg = i / kLanes, l = i % kLanes, o = (rg * kp() + t * call_.ik) * kLanes + l;
@@ -172,7 +176,7 @@ class Planes {
       }
       for (std::size_t t = t0; t < t1; ++t) {
         const std::size_t at = (rg * kp() + t * ik) * kLanes;
-        kernels().prepare_planes(plan_, call_.in.a_type, plan_.a_seen, a_scale, raw.data() + (t - t0) * ik * kLanes,
+        a_special_[rg] |= kernels().prepare_planes(plan_, call_.in.a_type, plan_.a_seen, a_scale, raw.data() + (t - t0) * ik * kLanes,
                                  step_scales(t, rows, scales, scale_a), store_.a_sig.data() + at,
                                  store_.a_exp.data() + at, store_.a_near.data() + at,
                                  store_.a_max.data() + ((rg * S + t) * plan_.blocks.size()) * kLanes,
@@ -195,7 +199,7 @@ class Planes {
         if (src < K) std::copy_n(call_.b + src * N + j0, lanes, raw.begin() + static_cast<std::ptrdiff_t>(kk * kLanes));
       }
       const std::size_t at = (g * kp() + t * ik) * kLanes;
-      kernels().prepare_planes(plan_, call_.in.b_type, plan_.b_seen, 1.0f, raw.data(),
+      b_special_[g] |= kernels().prepare_planes(plan_, call_.in.b_type, plan_.b_seen, 1.0f, raw.data(),
                                step_scales(t, lanes, scales, scale_b), store_.b_sig.data() + at,
                                store_.b_exp.data() + at, store_.b_near.data() + at,
                                store_.b_max.data() + ((g * S + t) * plan_.blocks.size()) * kLanes,
@@ -209,6 +213,7 @@ class Planes {
   const MmaPlan& plan_;
   PlaneStore& store_ = plane_store();
   std::unique_ptr<std::atomic<int>[]> a_state_, b_state_;  // State per row group / column group
+  std::vector<std::uint8_t> a_special_, b_special_;          // per group: an operand is NaN/Inf
   std::vector<std::size_t> sources_;  // source_k(t, kk) at t·ik + kk
 };
 
@@ -223,7 +228,8 @@ void advance(const GemmCall& call, const Planes& planes, const MmaPlan& first, c
     OperandPlanes a_rows[kMaxChainRows];
     for (int r = 0; r < rows; ++r) a_rows[r] = planes.a_at(i0 + static_cast<std::size_t>(r), ts);
     std::uint32_t failed[kMaxChainRows] = {};
-    t += kernels().gemm_chain(t == c_step ? first : rest, rest, rows, t_end - t, a_rows, planes.b_at(g, ts), acc, failed);
+    t += kernels().gemm_chain(t == c_step ? first : rest, rest, rows, t_end - t, a_rows, planes.b_at(g, ts), acc, failed,
+                              !planes.any_special(i0, g));
     if (t == t_end) break;
     for (int r = 0; r < rows; ++r)
       for (std::size_t l = 0; l < lanes; ++l)

@@ -52,12 +52,13 @@ std::size_t mma_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_
     std::uint32_t* td = d + t * MN;
     // Planes in product-schedule order, both in the kernel's [k][lane] layout: A 16 rows at a
     // time as the lanes (a row reads its lane), B 16 columns at a time.
+    bool special = false;  // some operand of the tile is NaN/Inf
     for (std::size_t i0 = 0; i0 < M; i0 += kLanes) {
       const std::size_t rows = std::min<std::size_t>(kLanes, M - i0), at = i0 * K;
       for (std::size_t kk = 0; kk < K; ++kk)
         for (std::size_t l = 0; l < kLanes; ++l)
           raw[kk * kLanes + l] = l < rows ? ta[(i0 + l) * K + static_cast<std::size_t>(plan.schedule[kk])] : a_zero;
-      prepare(plan, in.a_type, plan.a_seen, a_scale, raw.data(), nullptr, &a_sig[at], &a_exp[at], &a_near[at],
+      special |= prepare(plan, in.a_type, plan.a_seen, a_scale, raw.data(), nullptr, &a_sig[at], &a_exp[at], &a_near[at],
               &a_max[i0 * blocks], &a_pairs[i0 * K2]);
     }
     for (std::size_t g = 0; g < groups; ++g) {
@@ -69,7 +70,7 @@ std::size_t mma_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_
           raw[kk * kLanes + l] = j < N ? tb[j * K + src] : b_zero;
         }
       }
-      prepare(plan, in.b_type, plan.b_seen, 1.0f, raw.data(), nullptr, &b_sig[at], &b_exp[at], &b_near[at],
+      special |= prepare(plan, in.b_type, plan.b_seen, 1.0f, raw.data(), nullptr, &b_sig[at], &b_exp[at], &b_near[at],
               &b_max[g * blocks * kLanes], &b_pairs[g * K2 * kLanes]);
     }
     for (std::size_t g = 0; g < groups; ++g) {
@@ -87,7 +88,7 @@ std::size_t mma_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_
                        &a_pairs[(i / kLanes) * K2 * kLanes + i % kLanes]};
           for (std::size_t l = 0; l < kLanes; ++l) acc[r * kLanes + l] = l < lanes ? tc[i * N + j0 + l] : d_zero;
         }
-        const bool done = chain(plan, plan, rows, 1, a_rows, b_planes, acc, failed) == 1;
+        const bool done = chain(plan, plan, rows, 1, a_rows, b_planes, acc, failed, !special) == 1;
         for (int r = 0; r < rows; ++r) {
           const std::size_t i = i0 + static_cast<std::size_t>(r);
           for (std::size_t l = 0; l < lanes; ++l) {
