@@ -187,6 +187,8 @@ struct KernelSet {
   BatchStepFn batch_step;
   PreparePlanesFn prepare_planes;
   ElementForFn element_for;
+  // The OR of v[i] & mask over n values (input checks: the bits outside a format's storage).
+  std::uint32_t (*or_masked)(const std::uint32_t* v, std::size_t n, std::uint32_t mask);
 };
 
 // Chosen once per process from the CPU and TCNUM_SIMD.

@@ -28,6 +28,7 @@
 
 #include "tcnum/core/parallel.hpp"
 #include "tcnum/core/plan.hpp"
+#include "fast_kernel.hpp"
 #include "gemm_call.hpp"
 
 namespace tcnum {
@@ -44,14 +45,12 @@ std::string hex(std::uint32_t v) {
 }
 
 // Every raw element must fit its format's storage (catches e.g. f32 bits passed as f16). The
-// bits outside the mask of every element are OR-ed first (a loop without an exit, which the
-// compiler vectorises); only a call with a bad element looks for the first one.
+// bits outside the mask of every element are OR-ed first (by the SIMD kernels); only a call with
+// a bad element looks for the first one.
 void check_storage(const Instruction& in, const char* what, Format f, const std::vector<std::uint32_t>& v,
                    std::size_t cols) {
   const std::uint32_t outside = ~storage_mask(f);
-  std::uint32_t any = 0;
-  for (const std::uint32_t x : v) any |= x & outside;
-  if (any == 0) return;
+  if (detail::kernels().or_masked(v.data(), v.size(), outside) == 0) return;
   for (std::size_t i = 0; i < v.size(); ++i)
     if ((v[i] & outside) != 0)
       fail(in, std::string(what) + "[" + std::to_string(i / cols) + "][" + std::to_string(i % cols) + "] = " +

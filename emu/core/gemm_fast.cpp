@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <stdexcept>
 
@@ -40,6 +41,13 @@ struct PlaneStore {
                 b_max.size() + a_pairs.size() + b_pairs.size());
   }
 };
+// Copies n <= kLanes values: a full group of 16 as one fixed-size copy (inlined, where a copy of
+// run-time length is a call to memmove per 64 bytes).
+void copy_lanes(const std::uint32_t* from, std::size_t n, std::uint32_t* to) {
+  if (n == kLanes) std::memcpy(to, from, kLanes * sizeof *from);
+  else std::copy_n(from, n, to);
+}
+
 PlaneStore& plane_store() {
   thread_local PlaneStore store;
   return store;
@@ -196,7 +204,7 @@ class Planes {
       std::fill(raw.begin(), raw.end(), call_.b_zero);
       for (std::size_t kk = 0; kk < ik; ++kk) {
         const std::size_t src = sources_[t * ik + kk];
-        if (src < K) std::copy_n(call_.b + src * N + j0, lanes, raw.begin() + static_cast<std::ptrdiff_t>(kk * kLanes));
+        if (src < K) copy_lanes(call_.b + src * N + j0, lanes, raw.data() + kk * kLanes);
       }
       const std::size_t at = (g * kp() + t * ik) * kLanes;
       b_special_[g] |= kernels().prepare_planes(plan_, call_.in.b_type, plan_.b_seen, 1.0f, raw.data(),
@@ -273,7 +281,7 @@ void run_fast(const GemmCall& call, const MmaPlan& first, const MmaPlan& rest, s
       const Chain& chain = call.chains[ch];
       for (std::size_t r = 0; r < rows; ++r) {  // a row's lanes: C's columns, then D's zero (padding)
         const std::size_t from_c = chain.from_c ? lanes : 0;
-        std::copy_n(call.c + (i0 + r) * N + j0, from_c, acc[r]);
+        copy_lanes(call.c + (i0 + r) * N + j0, from_c, acc[r]);
         std::fill(acc[r] + from_c, acc[r] + kLanes, call.d_zero);
       }
       const int c_step = chain.from_c ? chain.begin : -1;
@@ -284,7 +292,7 @@ void run_fast(const GemmCall& call, const MmaPlan& first, const MmaPlan& rest, s
                   acc[r], c_step, t0, t1);
       }
       for (std::size_t r = 0; r < rows; ++r) {
-        if (single) std::copy_n(acc[r], lanes, d + (i0 + r) * N + j0);  // D is the one chain's result
+        if (single) copy_lanes(acc[r], lanes, d + (i0 + r) * N + j0);  // D is the one chain's result
         else
           for (std::size_t l = 0; l < lanes; ++l) results[(r * kLanes + l) * n_chains + ch] = acc[r][l];
       }
