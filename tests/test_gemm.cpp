@@ -435,6 +435,16 @@ TEST(Gemm, BadArgumentsThrowWithReasons) {
   Bits wide = p.a;
   wide[5] = 0x3f800000;  // f32 bits passed as bf16
   expect_throw_with(run(3, 2, 32, wide, p.b, p.c), "A[0][5] = 0x3f800000 does not fit bf16");
+  // Wherever the bad element sits: in a later group of 16 values, or in the tail past them.
+  Bits late = p.a;
+  late[90] = 0x10000;
+  expect_throw_with(run(3, 2, 32, late, p.b, p.c), "A[2][26] = 0x10000 does not fit bf16");
+  Bits b_wide = p.b;
+  b_wide[63] = 0xffff0000;
+  expect_throw_with(run(3, 2, 32, p.a, b_wide, p.c), "B[31][1] = 0xffff0000 does not fit bf16");
+  Bits a_tail(p.a.begin(), p.a.begin() + 90), b_tail(p.b.begin(), p.b.begin() + 60);  // K = 30: 90 = 5·16 + 10
+  a_tail[89] = 0x20000;
+  expect_throw_with(run(3, 2, 30, a_tail, b_tail, p.c), "A[2][29] = 0x20000 does not fit bf16");
   GemmOptions o;
   o.k_order = {0};
   expect_throw_with(run(3, 2, 32, p.a, p.b, p.c, o), "k_order has 1 entries, expected one per k-step: 2");
