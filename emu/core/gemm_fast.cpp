@@ -174,6 +174,7 @@ class Planes {
     const std::size_t i0 = rg * kLanes, rows = std::min<std::size_t>(kLanes, call_.M - i0);
     const float a_scale = std::ldexp(1.0f, plan_.product_shift);
     const auto scale_a = [&](std::size_t l, std::size_t s) { return call_.scales->a[(i0 + l) * call_.scales_per_k + s]; };
+    bool special = false;  // written once: the groups' flags share cache lines across threads
     for (std::size_t t0 = 0; t0 < S; t0 += steps_per_gather()) {
       const std::size_t t1 = std::min(S, t0 + steps_per_gather());
       raw.assign((t1 - t0) * ik * kLanes, call_.a_zero);
@@ -184,13 +185,14 @@ class Planes {
       }
       for (std::size_t t = t0; t < t1; ++t) {
         const std::size_t at = (rg * kp() + t * ik) * kLanes;
-        a_special_[rg] |= kernels().prepare_planes(plan_, call_.in.a_type, plan_.a_seen, a_scale, raw.data() + (t - t0) * ik * kLanes,
+        special |= kernels().prepare_planes(plan_, call_.in.a_type, plan_.a_seen, a_scale, raw.data() + (t - t0) * ik * kLanes,
                                  step_scales(t, rows, scales, scale_a), store_.a_sig.data() + at,
                                  store_.a_exp.data() + at, store_.a_near.data() + at,
                                  store_.a_max.data() + ((rg * S + t) * plan_.blocks.size()) * kLanes,
                                  store_.a_pairs.data() + (rg * kp2() + t * ik2()) * kLanes);
       }
     }
+    a_special_[rg] = special;
   }
   // B: 16 columns at a time, already in the kernel's [k][lane] layout (a k-slot's 16 operands
   // are contiguous in B's row).
@@ -200,6 +202,7 @@ class Planes {
     StepScales scales;
     const std::size_t j0 = g * kLanes, lanes = std::min<std::size_t>(kLanes, N - j0);
     const auto scale_b = [&](std::size_t l, std::size_t s) { return call_.scales->b[s * N + j0 + l]; };
+    bool special = false;
     for (std::size_t t = 0; t < S; ++t) {
       std::fill(raw.begin(), raw.end(), call_.b_zero);
       for (std::size_t kk = 0; kk < ik; ++kk) {
@@ -207,12 +210,13 @@ class Planes {
         if (src < K) copy_lanes(call_.b + src * N + j0, lanes, raw.data() + kk * kLanes);
       }
       const std::size_t at = (g * kp() + t * ik) * kLanes;
-      b_special_[g] |= kernels().prepare_planes(plan_, call_.in.b_type, plan_.b_seen, 1.0f, raw.data(),
+      special |= kernels().prepare_planes(plan_, call_.in.b_type, plan_.b_seen, 1.0f, raw.data(),
                                step_scales(t, lanes, scales, scale_b), store_.b_sig.data() + at,
                                store_.b_exp.data() + at, store_.b_near.data() + at,
                                store_.b_max.data() + ((g * S + t) * plan_.blocks.size()) * kLanes,
                                store_.b_pairs.data() + (g * kp2() + t * ik2()) * kLanes);
     }
+    b_special_[g] = special;
   }
   // k-steps per gather of A: a buffer of about 64 KiB.
   std::size_t steps_per_gather() const { return std::max<std::size_t>(1, 16384 / (call_.ik * kLanes)); }
