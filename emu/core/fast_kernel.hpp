@@ -124,9 +124,8 @@ static_assert(kPairNoProduct - 2 * kPairBias < -2 * 1024 && kPairSpecialSum - 2 
               kSpecialFloor > 2 * 1024 && kSpecialExponent >= kSpecialFloor);
 
 // A chain of k-steps for `rows` rows (1 to KernelSet::chain_rows, run in lockstep) × 16 GEMM lanes (16 columns):
-// the rows are consecutive lanes of one row group of A's planes (laid out as prepare_planes
-// writes them, 16 rows as the lanes), `a` pointing at the first row's lane: row r's at + r, its
-// element k of step s at + (s·k + k)·16, broadcast over
+// row r's A planes are a_rows[r], A's lane of that row in planes laid out as prepare_planes
+// writes them (16 rows as the lanes): its element k of step s at + (s·k + k)·16, broadcast over
 // the lanes, block_max at + (s·blocks + b)·16; B's at + s·k·16 ([k][lane]; block_max at
 // + s·blocks·16). Step 0
 // runs `first` (its C is acc), the rest `rest` (C is the running D). acc holds rows×16 values in
@@ -136,7 +135,7 @@ static_assert(kPairNoProduct - 2 * kPairBias < -2 * 1024 && kPairSpecialSum - 2 
 // finite_operands: no operand of these steps is NaN/Inf (prepare_planes said so for every step),
 // so that the kernel, finding every lane's C normal or zero too, can skip those checks.
 constexpr int kMaxChainRows = 8;
-using GemmChainFn = int (*)(const MmaPlan& first, const MmaPlan& rest, int rows, int steps, const OperandPlanes& a,
+using GemmChainFn = int (*)(const MmaPlan& first, const MmaPlan& rest, int rows, int steps, const OperandPlanes* a_rows,
                             OperandPlanes b, std::uint32_t* acc, std::uint32_t* fail_masks, bool finite_operands);
 
 // One step for 16 independent lanes: A's and B's planes are both [k][lane] (block_max

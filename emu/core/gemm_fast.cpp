@@ -237,9 +237,10 @@ void advance(const GemmCall& call, const Planes& planes, const MmaPlan& first, c
   const std::size_t j0 = g * kLanes, lanes = std::min<std::size_t>(kLanes, call.N - j0);
   while (t < t_end) {
     const auto ts = static_cast<std::size_t>(t);
+    OperandPlanes a_rows[kMaxChainRows];
+    for (int r = 0; r < rows; ++r) a_rows[r] = planes.a_at(i0 + static_cast<std::size_t>(r), ts);
     std::uint32_t failed[kMaxChainRows] = {};
-    // The rows are consecutive lanes of one row group (i0 is a multiple of chain_rows, which divides 16).
-    t += kernels().gemm_chain(t == c_step ? first : rest, rest, rows, t_end - t, planes.a_at(i0, ts), planes.b_at(g, ts), acc, failed,
+    t += kernels().gemm_chain(t == c_step ? first : rest, rest, rows, t_end - t, a_rows, planes.b_at(g, ts), acc, failed,
                               !planes.any_special(i0, g));
     if (t == t_end) break;
     for (int r = 0; r < rows; ++r)

@@ -79,17 +79,16 @@ std::size_t mma_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_
                                            &b_pairs[g * K2 * kLanes]};
       for (std::size_t i0 = 0; i0 < M; i0 += chain_rows) {
         const int rows = static_cast<int>(std::min(chain_rows, M - i0));
+        detail::OperandPlanes a_rows[kMaxChainRows];
         std::uint32_t acc[kMaxChainRows * kLanes], failed[kMaxChainRows] = {};
         for (int r = 0; r < rows; ++r) {
           const std::size_t i = i0 + static_cast<std::size_t>(r);
+          const std::size_t lane_at = (i / kLanes) * K * kLanes + i % kLanes;  // row i's lane of its group
+          a_rows[r] = {&a_sig[lane_at], &a_near[lane_at], &a_exp[lane_at], &a_max[(i / kLanes) * blocks * kLanes + i % kLanes],
+                       &a_pairs[(i / kLanes) * K2 * kLanes + i % kLanes]};
           for (std::size_t l = 0; l < kLanes; ++l) acc[r * kLanes + l] = l < lanes ? tc[i * N + j0 + l] : d_zero;
         }
-        // Row i0's lane of its group; the chain's rows are the lanes after it (chain_rows divides 16).
-        const std::size_t lane_at = (i0 / kLanes) * K * kLanes + i0 % kLanes;
-        const detail::OperandPlanes a_planes{&a_sig[lane_at], &a_near[lane_at], &a_exp[lane_at],
-                                             &a_max[(i0 / kLanes) * blocks * kLanes + i0 % kLanes],
-                                             &a_pairs[(i0 / kLanes) * K2 * kLanes + i0 % kLanes]};
-        const bool done = chain(plan, plan, rows, 1, a_planes, b_planes, acc, failed, !special) == 1;
+        const bool done = chain(plan, plan, rows, 1, a_rows, b_planes, acc, failed, !special) == 1;
         for (int r = 0; r < rows; ++r) {
           const std::size_t i = i0 + static_cast<std::size_t>(r);
           for (std::size_t l = 0; l < lanes; ++l) {
