@@ -189,6 +189,11 @@ struct KernelSet {
   ElementForFn element_for;
   // The OR of v[i] & mask over n values (input checks: the bits outside a format's storage).
   std::uint32_t (*or_masked)(const std::uint32_t* v, std::size_t n, std::uint32_t mask);
+  // 16 rows of a row-major matrix (row l at rows + l·stride; rows past `count` read as `zero`)
+  // gathered column by column: out[p·16 + l] = row l's value at column cols[p], or `zero` where
+  // cols[p] is `skip` (padding), for p < n.
+  void (*gather_rows)(const std::uint32_t* rows, std::size_t stride, int count, const std::size_t* cols, std::size_t n,
+                      std::size_t skip, std::uint32_t zero, std::uint32_t* out);
 };
 
 // Chosen once per process from the CPU and TCNUM_SIMD.

@@ -18,7 +18,7 @@ namespace avx2 {
 TCNUM_TARGET_POP
 
 constexpr KernelSet kAvx2{"avx2", avx2::kChainRows, avx2::gemm_chain, avx2::batch_step, avx2::prepare_planes, avx2::element_for,
-                          avx2::or_masked};
+                          avx2::or_masked, avx2::gather_rows};
 
 }  // namespace
 

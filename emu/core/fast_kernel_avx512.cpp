@@ -22,7 +22,7 @@ namespace avx512 {
 TCNUM_TARGET_POP
 
 constexpr KernelSet kAvx512{"avx512", avx512::kChainRows, avx512::gemm_chain, avx512::batch_step, avx512::prepare_planes,
-                            avx512::element_for, avx512::or_masked};
+                            avx512::element_for, avx512::or_masked, avx512::gather_rows};
 
 }  // namespace
 

@@ -16,7 +16,7 @@ namespace baseline {
 }  // namespace baseline
 
 constexpr KernelSet kBaseline{TCNUM_KERNEL_X86 ? "baseline" : "portable", baseline::kChainRows, baseline::gemm_chain, baseline::batch_step,
-                              baseline::prepare_planes, baseline::element_for, baseline::or_masked};
+                              baseline::prepare_planes, baseline::element_for, baseline::or_masked, baseline::gather_rows};
 
 }  // namespace
 

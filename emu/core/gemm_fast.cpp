@@ -165,8 +165,8 @@ class Planes {
     return &out.planes;
   }
   // A: 16 rows at a time as the 16 lanes, in place. The raw operands are gathered a chunk of
-  // k-steps at a time, row by row (each row of A read in order: the prefetcher follows 16
-  // streams, where a gather per k-slot waited on 16 rows' cache lines at once).
+  // k-steps at a time (KernelSet::gather_rows: a hardware gather per k-slot with AVX-512, else
+  // row by row).
   void decode_a(std::size_t rg) {
     const std::size_t ik = call_.ik, S = call_.steps.size(), K = call_.K;
     std::vector<std::uint32_t> raw;
@@ -177,12 +177,9 @@ class Planes {
     bool special = false;  // written once: the groups' flags share cache lines across threads
     for (std::size_t t0 = 0; t0 < S; t0 += steps_per_gather()) {
       const std::size_t t1 = std::min(S, t0 + steps_per_gather());
-      raw.assign((t1 - t0) * ik * kLanes, call_.a_zero);
-      for (std::size_t l = 0; l < rows; ++l) {
-        const std::uint32_t* row = call_.a + (i0 + l) * K;
-        for (std::size_t p = t0 * ik; p < t1 * ik; ++p)
-          if (sources_[p] < K) raw[(p - t0 * ik) * kLanes + l] = row[sources_[p]];
-      }
+      raw.resize((t1 - t0) * ik * kLanes);
+      kernels().gather_rows(call_.a + i0 * K, K, static_cast<int>(rows), sources_.data() + t0 * ik, (t1 - t0) * ik, K,
+                            call_.a_zero, raw.data());
       for (std::size_t t = t0; t < t1; ++t) {
         const std::size_t at = (rg * kp() + t * ik) * kLanes;
         special |= kernels().prepare_planes(plan_, call_.in.a_type, plan_.a_seen, a_scale, raw.data() + (t - t0) * ik * kLanes,
