@@ -47,6 +47,8 @@ std::size_t mma_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_
   const std::uint32_t a_zero = zero_bits(in.a_type, false), b_zero = zero_bits(in.b_type, false);
   thread_local std::vector<std::uint32_t> raw;
   raw.resize(K * kLanes);
+  const std::vector<std::size_t> slots(plan.schedule.begin(), plan.schedule.end());  // k of each schedule slot
+  const auto gather_rows = detail::kernels().gather_rows;
   for (std::size_t t = 0; t < tiles; ++t) {
     const std::uint32_t *ta = a + t * MK, *tb = b + t * NK, *tc = c + t * MN;
     std::uint32_t* td = d + t * MN;
@@ -55,21 +57,14 @@ std::size_t mma_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_
     bool special = false;  // some operand of the tile is NaN/Inf
     for (std::size_t i0 = 0; i0 < M; i0 += kLanes) {
       const std::size_t rows = std::min<std::size_t>(kLanes, M - i0), at = i0 * K;
-      for (std::size_t kk = 0; kk < K; ++kk)
-        for (std::size_t l = 0; l < kLanes; ++l)
-          raw[kk * kLanes + l] = l < rows ? ta[(i0 + l) * K + static_cast<std::size_t>(plan.schedule[kk])] : a_zero;
+      gather_rows(ta + i0 * K, K, static_cast<int>(rows), slots.data(), K, K, a_zero, raw.data());
       special |= prepare(plan, in.a_type, plan.a_seen, a_scale, raw.data(), nullptr, &a_sig[at], &a_exp[at], &a_near[at],
               &a_max[i0 * blocks], &a_pairs[i0 * K2]);
     }
     for (std::size_t g = 0; g < groups; ++g) {
-      const std::size_t at = g * K * kLanes;
-      for (std::size_t kk = 0; kk < K; ++kk) {
-        const auto src = static_cast<std::size_t>(plan.schedule[kk]);
-        for (std::size_t l = 0; l < kLanes; ++l) {
-          const std::size_t j = g * kLanes + l;
-          raw[kk * kLanes + l] = j < N ? tb[j * K + src] : b_zero;
-        }
-      }
+      const std::size_t at = g * K * kLanes, j0 = g * kLanes;  // B column j: K values at tb + j·K
+      gather_rows(tb + j0 * K, K, static_cast<int>(std::min<std::size_t>(kLanes, N - j0)), slots.data(), K, K, b_zero,
+                  raw.data());
       special |= prepare(plan, in.b_type, plan.b_seen, 1.0f, raw.data(), nullptr, &b_sig[at], &b_exp[at], &b_near[at],
               &b_max[g * blocks * kLanes], &b_pairs[g * K2 * kLanes]);
     }
