@@ -11,6 +11,7 @@
 #include <iterator>
 #include <map>
 #include <numeric>
+#include <random>
 #include <set>
 #include <sstream>
 #include <string>
@@ -351,6 +352,51 @@ TEST(FastPath, ChainShapesEqualReferenceGemmOnEveryDistribution) {
       }
     }
   EXPECT_GT(compared, 20);
+}
+
+// Blocks whose scale (the block's largest A and B exponents less its largest product's, or C's)
+// spans the kernel's bounds: A's near values clamped at 2^-91, the scale's floor 2^-32 and the
+// spread limit 2^80 beyond which a block scales each product by its own power of two
+// (fast_kernel.hpp). Each operand is ±(1 + f)·2^(E − gap) (zero where below the normal
+// numbers or drawn zero), the gaps 0 (a block's largest) or up to 140 binades, C far above or
+// below the products: the fast GEMM equals the reference on 8-row chains of the Hopper-era
+// shapes and on the general shape.
+TEST(FastPath, ProductScalesAtTheKernelsBoundsEqualReference) {
+  std::mt19937_64 rng(20261127);
+  const auto value = [&rng](Format f, int e) -> std::uint32_t {
+    if (e < -126) return 0;
+    return encode(f, std::ldexp(1.0 + std::uniform_real_distribution<double>(0, 1)(rng), e) * (rng() % 2 ? -1 : 1));
+  };
+  // Odd rounds: A's largest at even k, B's at odd k, so that every product has a factor 60 to
+  // 109 binades below its block's largest (the scale straddles the spread limit); even rounds:
+  // gaps drawn alike for every k. 1000: a zero.
+  const auto gap = [&rng](int round, int t, int largest_at) {
+    if (round % 2 && t % 2 == largest_at) return 0;
+    const int pick = static_cast<int>(rng() % 8);
+    if (round % 2) return pick == 0 ? 1000 : 60 + static_cast<int>(rng() % 50);
+    return pick < 2 ? 0 : pick < 3 ? 1000 : 5 + static_cast<int>(rng() % 100);
+  };
+  const std::pair<int, const char*> instructions[] = {
+      {90, "wgmma.m64n16k16.f32.bf16.bf16"}, {90, "wgmma.m64n16k8.f32.tf32.tf32"},
+      {80, "mma.m16n8k16.f32.bf16.bf16.f32"}, {100, "tcgen05.mma.m64n8k16.f32.bf16.bf16"}};
+  for (const auto& [sm, name] : instructions) {
+    const Instruction in = find_instruction(name, sm);
+    const Model& model = builtin_model(sm);
+    const int m = 16, n = 32, k = 6 * in.k;
+    for (int round = 0; round < 6; ++round) {
+      std::vector<std::uint32_t> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(k * n)),
+          c(static_cast<std::size_t>(m * n));
+      for (int i = 0; i < m; ++i)
+        for (int t = 0; t < k; ++t) a[static_cast<std::size_t>(i * k + t)] = value(in.a_type, i % 8 - gap(round, t, 0));
+      for (int t = 0; t < k; ++t)
+        for (int j = 0; j < n; ++j) b[static_cast<std::size_t>(t * n + j)] = value(in.b_type, j % 8 - gap(round, t, 1));
+      for (auto& x : c) x = value(in.c_type, static_cast<int>(rng() % 200) - 150);
+      GemmOptions opt;
+      const auto fast = gemm(model, in, m, n, k, a, b, c, opt);
+      opt.path = GemmOptions::Path::reference;
+      ASSERT_EQ(fast, gemm(model, in, m, n, k, a, b, c, opt)) << name << ", round " << round;
+    }
+  }
 }
 
 }  // namespace

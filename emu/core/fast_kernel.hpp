@@ -142,6 +142,19 @@ using GemmChainFn = int (*)(const MmaPlan& first, const MmaPlan& rest, int rows,
 // [block][lane]). Returns the mask of lanes that need the reference (their acc is left as it was).
 using BatchStepFn = std::uint32_t (*)(const MmaPlan& plan, OperandPlanes a, OperandPlanes b, std::uint32_t* acc);
 
+// Which operand a k-step's planes are for: A's near planes are scaled by an addition to their
+// exponent fields (kernel's add_terms), so that their magnitudes are kept at or above
+// 2^kNearFloor; B's are kept as they are.
+enum class OperandSide : std::uint8_t { a, b };
+// The non-spread products' scale 2^s per row and block: s = xa + xb − emax (the block's largest
+// A and B exponents less its largest exponent) where s <= kSpreadLimit (else the block takes
+// each product's own power of two), raised to kScaleFloor where below (every term is 0 there
+// either way: near_a · near_b < 2^(F+2) <= 2^30). A's near value x, 2^kNearFloor <= |x| < 2^28,
+// times 2^s is then a normal float; where |x| is below 2^kNearFloor its term, x · near_b · 2^s
+// with near_b < 2^11, is below 1 (0 either way), so raising x to 2^kNearFloor changes nothing.
+constexpr int kSpreadLimit = 80, kScaleFloor = -32, kNearFloor = -(11 + kSpreadLimit);
+static_assert(kNearFloor + kScaleFloor >= -126 && 28 + kSpreadLimit <= 127 && kScaleFloor <= -30);
+
 // One k-step of 16 operands of format `storage` (seen by the datapath as `seen`): raw bits in
 // [j][lane] order (j: schedule position) -> sig, exp and near planes in the same order and
 // block_max[block][lane]: per block the largest nominal exponent of its finite nonzero operands
@@ -153,7 +166,8 @@ using BatchStepFn = std::uint32_t (*)(const MmaPlan& plan, OperandPlanes a, Oper
 struct ScalePlanes;
 // exp_pairs (may be null: not written): the pairs of exp as OperandPlanes::exp_pairs holds them.
 // Returns whether some operand (after its scale) is NaN/Inf.
-using PreparePlanesFn = bool (*)(const MmaPlan& plan, Format storage, Format seen, float scale, const std::uint32_t* raw,
+using PreparePlanesFn = bool (*)(const MmaPlan& plan, OperandSide side, Format storage, Format seen, float scale,
+                                 const std::uint32_t* raw,
                                  const ScalePlanes* scales, float* sig, std::int32_t* exp, float* near,
                                  std::int32_t* block_max, std::uint32_t* exp_pairs);
 

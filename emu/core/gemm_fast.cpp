@@ -182,7 +182,7 @@ class Planes {
                             call_.a_zero, raw.data());
       for (std::size_t t = t0; t < t1; ++t) {
         const std::size_t at = (rg * kp() + t * ik) * kLanes;
-        special |= kernels().prepare_planes(plan_, call_.in.a_type, plan_.a_seen, a_scale, raw.data() + (t - t0) * ik * kLanes,
+        special |= kernels().prepare_planes(plan_, OperandSide::a, call_.in.a_type, plan_.a_seen, a_scale, raw.data() + (t - t0) * ik * kLanes,
                                  step_scales(t, rows, scales, scale_a), store_.a_sig.data() + at,
                                  store_.a_exp.data() + at, store_.a_near.data() + at,
                                  store_.a_max.data() + ((rg * S + t) * plan_.blocks.size()) * kLanes,
@@ -207,7 +207,7 @@ class Planes {
         if (src < K) copy_lanes(call_.b + src * N + j0, lanes, raw.data() + kk * kLanes);
       }
       const std::size_t at = (g * kp() + t * ik) * kLanes;
-      special |= kernels().prepare_planes(plan_, call_.in.b_type, plan_.b_seen, 1.0f, raw.data(),
+      special |= kernels().prepare_planes(plan_, OperandSide::b, call_.in.b_type, plan_.b_seen, 1.0f, raw.data(),
                                step_scales(t, lanes, scales, scale_b), store_.b_sig.data() + at,
                                store_.b_exp.data() + at, store_.b_near.data() + at,
                                store_.b_max.data() + ((g * S + t) * plan_.blocks.size()) * kLanes,
