@@ -399,5 +399,41 @@ TEST(FastPath, ProductScalesAtTheKernelsBoundsEqualReference) {
   }
 }
 
+// Chains whose running D leaves fp32's normal range (rows and columns scaled by up to 2^±63, so
+// that sums overflow to Inf or fall below 2^-126 partway along K): a trusted chain checks each
+// block's alignment range instead of each result's class (range_checked in the kernel), and
+// the steps it flags go to the checked knobs and the reference. Fast equals reference.
+TEST(FastPath, TrustedChainsLeavingTheNormalRangeEqualReference) {
+  std::mt19937_64 rng(7);
+  const int scales[] = {0, 60, 63, -60, -63, 2, -2, 61};
+  const std::pair<int, const char*> instructions[] = {
+      {90, "wgmma.m64n16k16.f32.bf16.bf16"}, {90, "wgmma.m64n16k8.f32.tf32.tf32"},
+      {80, "mma.m16n8k16.f32.bf16.bf16.f32"}};
+  for (const auto& [sm, name] : instructions) {
+    const Instruction in = find_instruction(name, sm);
+    const Model& model = builtin_model(sm);
+    const int m = 16, n = 32, k = 6 * in.k;
+    const auto value = [&](Format f, int e) {
+      return encode(f, std::ldexp(1.0 + std::uniform_real_distribution<double>(0, 1)(rng), e) * (rng() % 2 ? -1 : 1));
+    };
+    std::vector<std::uint32_t> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(k * n)),
+        c(static_cast<std::size_t>(m * n));
+    for (int i = 0; i < m; ++i)
+      for (int t = 0; t < k; ++t) a[static_cast<std::size_t>(i * k + t)] = value(in.a_type, scales[i % 8]);
+    for (int t = 0; t < k; ++t)
+      for (int j = 0; j < n; ++j) b[static_cast<std::size_t>(t * n + j)] = value(in.b_type, scales[j % 8]);
+    for (auto& x : c) x = value(in.c_type, 0);
+    GemmOptions opt;
+    const auto fast = gemm(model, in, m, n, k, a, b, c, opt);
+    opt.path = GemmOptions::Path::reference;
+    const auto ref = gemm(model, in, m, n, k, a, b, c, opt);
+    ASSERT_EQ(fast, ref) << name;
+    // The range is left: some results are Inf, some below fp32's normal numbers.
+    const auto infinite = std::count_if(ref.begin(), ref.end(), [](std::uint32_t d) { return (d & 0x7fffffffu) == 0x7f800000u; });
+    const auto tiny = std::count_if(ref.begin(), ref.end(), [](std::uint32_t d) { return d != 0 && (d & 0x7f800000u) == 0; });
+    EXPECT_GT(infinite + tiny, 0) << name;
+  }
+}
+
 }  // namespace
 }  // namespace tcnum
