@@ -149,11 +149,11 @@ enum class OperandSide : std::uint8_t { a, b };
 // The non-spread products' scale 2^s per row and block: s = xa + xb − emax (the block's largest
 // A and B exponents less its largest exponent) where s <= kSpreadLimit (else the block takes
 // each product's own power of two), raised to kScaleFloor where below (every term is 0 there
-// either way: near_a · near_b < 2^(F+2) <= 2^30). A's near value x, 2^kNearFloor <= |x| < 2^28,
+// either way: near_a · near_b < 2^(F+2) <= 2^30). A's near value x, 2^kNearFloor <= |x| < 2^29,
 // times 2^s is then a normal float; where |x| is below 2^kNearFloor its term, x · near_b · 2^s
 // with near_b < 2^11, is below 1 (0 either way), so raising x to 2^kNearFloor changes nothing.
 constexpr int kSpreadLimit = 80, kScaleFloor = -32, kNearFloor = -(11 + kSpreadLimit);
-static_assert(kNearFloor + kScaleFloor >= -126 && 28 + kSpreadLimit <= 127 && kScaleFloor <= -30);
+static_assert(kNearFloor + kScaleFloor >= -126 && 29 + kSpreadLimit <= 127 && kScaleFloor <= -30);
 
 // One k-step of 16 operands of format `storage` (seen by the datapath as `seen`): raw bits in
 // [j][lane] order (j: schedule position) -> sig, exp and near planes in the same order and
