@@ -429,8 +429,10 @@ TEST(FastPath, TrustedChainsLeavingTheNormalRangeEqualReference) {
     const auto ref = gemm(model, in, m, n, k, a, b, c, opt);
     ASSERT_EQ(fast, ref) << name;
     // The range is left: some results are Inf, some below fp32's normal numbers.
-    const auto infinite = std::count_if(ref.begin(), ref.end(), [](std::uint32_t d) { return (d & 0x7fffffffu) == 0x7f800000u; });
-    const auto tiny = std::count_if(ref.begin(), ref.end(), [](std::uint32_t d) { return d != 0 && (d & 0x7f800000u) == 0; });
+    const auto infinite =
+        std::count_if(ref.begin(), ref.end(), [](std::uint32_t d) { return (d & 0x7fffffffu) == 0x7f800000u; });
+    const auto tiny =
+        std::count_if(ref.begin(), ref.end(), [](std::uint32_t d) { return d != 0 && (d & 0x7f800000u) == 0; });
     EXPECT_GT(infinite + tiny, 0) << name;
   }
 }

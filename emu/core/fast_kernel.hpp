@@ -167,9 +167,8 @@ struct ScalePlanes;
 // exp_pairs (may be null: not written): the pairs of exp as OperandPlanes::exp_pairs holds them.
 // Returns whether some operand (after its scale) is NaN/Inf.
 using PreparePlanesFn = bool (*)(const MmaPlan& plan, OperandSide side, Format storage, Format seen, float scale,
-                                 const std::uint32_t* raw,
-                                 const ScalePlanes* scales, float* sig, std::int32_t* exp, float* near,
-                                 std::int32_t* block_max, std::uint32_t* exp_pairs);
+                                 const std::uint32_t* raw, const ScalePlanes* scales, float* sig, std::int32_t* exp,
+                                 float* near, std::int32_t* block_max, std::uint32_t* exp_pairs);
 
 // The block scales of one k-step's operands, decoded ([j][lane], like their raw bits): each
 // scale's significand (1 for ue8m0) and nominal exponent (kZeroExponent for a zero scale,

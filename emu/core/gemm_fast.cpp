@@ -182,11 +182,12 @@ class Planes {
                             call_.a_zero, raw.data());
       for (std::size_t t = t0; t < t1; ++t) {
         const std::size_t at = (rg * kp() + t * ik) * kLanes;
-        special |= kernels().prepare_planes(plan_, OperandSide::a, call_.in.a_type, plan_.a_seen, a_scale, raw.data() + (t - t0) * ik * kLanes,
-                                 step_scales(t, rows, scales, scale_a), store_.a_sig.data() + at,
-                                 store_.a_exp.data() + at, store_.a_near.data() + at,
-                                 store_.a_max.data() + ((rg * S + t) * plan_.blocks.size()) * kLanes,
-                                 store_.a_pairs.data() + (rg * kp2() + t * ik2()) * kLanes);
+        special |= kernels().prepare_planes(plan_, OperandSide::a, call_.in.a_type, plan_.a_seen, a_scale,
+                                            raw.data() + (t - t0) * ik * kLanes, step_scales(t, rows, scales, scale_a),
+                                            store_.a_sig.data() + at, store_.a_exp.data() + at,
+                                            store_.a_near.data() + at,
+                                            store_.a_max.data() + ((rg * S + t) * plan_.blocks.size()) * kLanes,
+                                            store_.a_pairs.data() + (rg * kp2() + t * ik2()) * kLanes);
       }
     }
     a_special_[rg] = special;
@@ -208,10 +209,10 @@ class Planes {
       }
       const std::size_t at = (g * kp() + t * ik) * kLanes;
       special |= kernels().prepare_planes(plan_, OperandSide::b, call_.in.b_type, plan_.b_seen, 1.0f, raw.data(),
-                               step_scales(t, lanes, scales, scale_b), store_.b_sig.data() + at,
-                               store_.b_exp.data() + at, store_.b_near.data() + at,
-                               store_.b_max.data() + ((g * S + t) * plan_.blocks.size()) * kLanes,
-                               store_.b_pairs.data() + (g * kp2() + t * ik2()) * kLanes);
+                                          step_scales(t, lanes, scales, scale_b), store_.b_sig.data() + at,
+                                          store_.b_exp.data() + at, store_.b_near.data() + at,
+                                          store_.b_max.data() + ((g * S + t) * plan_.blocks.size()) * kLanes,
+                                          store_.b_pairs.data() + (g * kp2() + t * ik2()) * kLanes);
     }
     b_special_[g] = special;
   }

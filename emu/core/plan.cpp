@@ -328,8 +328,10 @@ std::size_t mma_batch(const MmaPlan& plan, std::size_t count, const std::uint32_
         raw_b[j * kLanes + l] = l < lanes ? b[t * k + src] : b_zero;
       }
     }
-    kern.prepare_planes(plan, detail::OperandSide::a, in.a_type, plan.a_seen, a_scale, raw_a.data(), nullptr, as.data(), ae.data(), an.data(), amax.data(), nullptr);
-    kern.prepare_planes(plan, detail::OperandSide::b, in.b_type, plan.b_seen, 1.0f, raw_b.data(), nullptr, bs.data(), be.data(), bn.data(), bmax.data(), nullptr);
+    kern.prepare_planes(plan, detail::OperandSide::a, in.a_type, plan.a_seen, a_scale, raw_a.data(), nullptr,
+                        as.data(), ae.data(), an.data(), amax.data(), nullptr);
+    kern.prepare_planes(plan, detail::OperandSide::b, in.b_type, plan.b_seen, 1.0f, raw_b.data(), nullptr, bs.data(),
+                        be.data(), bn.data(), bmax.data(), nullptr);
     std::uint32_t fail = kern.batch_step(plan, {as.data(), an.data(), ae.data(), amax.data()},
                                          {bs.data(), bn.data(), be.data(), bmax.data()}, acc);
     for (std::size_t l = 0; l < lanes; ++l) {

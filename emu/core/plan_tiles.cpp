@@ -58,15 +58,15 @@ std::size_t mma_tiles(const MmaPlan& plan, std::size_t tiles, const std::uint32_
     for (std::size_t i0 = 0; i0 < M; i0 += kLanes) {
       const std::size_t rows = std::min<std::size_t>(kLanes, M - i0), at = i0 * K;
       gather_rows(ta + i0 * K, K, static_cast<int>(rows), slots.data(), K, K, a_zero, raw.data());
-      special |= prepare(plan, detail::OperandSide::a, in.a_type, plan.a_seen, a_scale, raw.data(), nullptr, &a_sig[at], &a_exp[at], &a_near[at],
-              &a_max[i0 * blocks], &a_pairs[i0 * K2]);
+      special |= prepare(plan, detail::OperandSide::a, in.a_type, plan.a_seen, a_scale, raw.data(), nullptr,
+                         &a_sig[at], &a_exp[at], &a_near[at], &a_max[i0 * blocks], &a_pairs[i0 * K2]);
     }
     for (std::size_t g = 0; g < groups; ++g) {
       const std::size_t at = g * K * kLanes, j0 = g * kLanes;  // B column j: K values at tb + j·K
       gather_rows(tb + j0 * K, K, static_cast<int>(std::min<std::size_t>(kLanes, N - j0)), slots.data(), K, K, b_zero,
                   raw.data());
-      special |= prepare(plan, detail::OperandSide::b, in.b_type, plan.b_seen, 1.0f, raw.data(), nullptr, &b_sig[at], &b_exp[at], &b_near[at],
-              &b_max[g * blocks * kLanes], &b_pairs[g * K2 * kLanes]);
+      special |= prepare(plan, detail::OperandSide::b, in.b_type, plan.b_seen, 1.0f, raw.data(), nullptr, &b_sig[at],
+                         &b_exp[at], &b_near[at], &b_max[g * blocks * kLanes], &b_pairs[g * K2 * kLanes]);
     }
     for (std::size_t g = 0; g < groups; ++g) {
       const std::size_t j0 = g * kLanes, lanes = std::min(kLanes * std::size_t{1}, N - j0), at = g * K * kLanes;
