@@ -354,6 +354,41 @@ TEST(FastPath, ChainShapesEqualReferenceGemmOnEveryDistribution) {
   EXPECT_GT(compared, 20);
 }
 
+// ±(1 + u)·2^e in format f (u uniform in [0, 1), the sign a coin), or +0 where e is below fp32's
+// normal numbers.
+std::uint32_t random_in_binade(Format f, int e, std::mt19937_64& rng) {
+  if (e < -126) return 0;
+  return encode(f, std::ldexp(1.0 + std::uniform_real_distribution<double>(0, 1)(rng), e) * (rng() % 2 ? -1 : 1));
+}
+
+// An m×k A, k×n B (both row-major) and m×n C for `in`, each operand random_in_binade of the
+// exponent a_exp(i, t), b_exp(t, j) or c_exp() gives.
+struct BinadeOperands {
+  std::vector<std::uint32_t> a, b, c;
+};
+template <class AExp, class BExp, class CExp>
+BinadeOperands binade_operands(const Instruction& in, int m, int n, int k, AExp a_exp, BExp b_exp, CExp c_exp,
+                               std::mt19937_64& rng) {
+  BinadeOperands o;
+  for (int i = 0; i < m; ++i)
+    for (int t = 0; t < k; ++t) o.a.push_back(random_in_binade(in.a_type, a_exp(i, t), rng));
+  for (int t = 0; t < k; ++t)
+    for (int j = 0; j < n; ++j) o.b.push_back(random_in_binade(in.b_type, b_exp(t, j), rng));
+  for (int x = 0; x < m * n; ++x) o.c.push_back(random_in_binade(in.c_type, c_exp(), rng));
+  return o;
+}
+
+// The reference path's GEMM of o, expecting the fast path's to equal it.
+std::vector<std::uint32_t> reference_equal_to_fast(const Model& model, const Instruction& in, int m, int n, int k,
+                                                   const BinadeOperands& o) {
+  GemmOptions opt;
+  const auto fast = gemm(model, in, m, n, k, o.a, o.b, o.c, opt);
+  opt.path = GemmOptions::Path::reference;
+  auto ref = gemm(model, in, m, n, k, o.a, o.b, o.c, opt);
+  EXPECT_EQ(fast, ref);
+  return ref;
+}
+
 // Blocks whose scale (the block's largest A and B exponents less its largest product's, or C's)
 // spans the kernel's bounds: A's near values clamped at 2^-91, the scale's floor 2^-32 and the
 // spread limit 2^80 beyond which a block scales each product by its own power of two
@@ -363,10 +398,6 @@ TEST(FastPath, ChainShapesEqualReferenceGemmOnEveryDistribution) {
 // shapes and on the general shape.
 TEST(FastPath, ProductScalesAtTheKernelsBoundsEqualReference) {
   std::mt19937_64 rng(20261127);
-  const auto value = [&rng](Format f, int e) -> std::uint32_t {
-    if (e < -126) return 0;
-    return encode(f, std::ldexp(1.0 + std::uniform_real_distribution<double>(0, 1)(rng), e) * (rng() % 2 ? -1 : 1));
-  };
   // Odd rounds: A's largest at even k, B's at odd k, so that every product has a factor 60 to
   // 109 binades below its block's largest (the scale straddles the spread limit); even rounds:
   // gaps drawn alike for every k. 1000: a zero.
@@ -381,20 +412,14 @@ TEST(FastPath, ProductScalesAtTheKernelsBoundsEqualReference) {
       {80, "mma.m16n8k16.f32.bf16.bf16.f32"}, {100, "tcgen05.mma.m64n8k16.f32.bf16.bf16"}};
   for (const auto& [sm, name] : instructions) {
     const Instruction in = find_instruction(name, sm);
-    const Model& model = builtin_model(sm);
     const int m = 16, n = 32, k = 6 * in.k;
     for (int round = 0; round < 6; ++round) {
-      std::vector<std::uint32_t> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(k * n)),
-          c(static_cast<std::size_t>(m * n));
-      for (int i = 0; i < m; ++i)
-        for (int t = 0; t < k; ++t) a[static_cast<std::size_t>(i * k + t)] = value(in.a_type, i % 8 - gap(round, t, 0));
-      for (int t = 0; t < k; ++t)
-        for (int j = 0; j < n; ++j) b[static_cast<std::size_t>(t * n + j)] = value(in.b_type, j % 8 - gap(round, t, 1));
-      for (auto& x : c) x = value(in.c_type, static_cast<int>(rng() % 200) - 150);
-      GemmOptions opt;
-      const auto fast = gemm(model, in, m, n, k, a, b, c, opt);
-      opt.path = GemmOptions::Path::reference;
-      ASSERT_EQ(fast, gemm(model, in, m, n, k, a, b, c, opt)) << name << ", round " << round;
+      SCOPED_TRACE(std::string(name) + ", round " + std::to_string(round));
+      const auto o = binade_operands(
+          in, m, n, k, [&](int i, int t) { return i % 8 - gap(round, t, 0); },
+          [&](int t, int j) { return j % 8 - gap(round, t, 1); }, [&] { return static_cast<int>(rng() % 200) - 150; },
+          rng);
+      reference_equal_to_fast(builtin_model(sm), in, m, n, k, o);
     }
   }
 }
@@ -410,30 +435,19 @@ TEST(FastPath, TrustedChainsLeavingTheNormalRangeEqualReference) {
       {90, "wgmma.m64n16k16.f32.bf16.bf16"}, {90, "wgmma.m64n16k8.f32.tf32.tf32"},
       {80, "mma.m16n8k16.f32.bf16.bf16.f32"}};
   for (const auto& [sm, name] : instructions) {
+    SCOPED_TRACE(name);
     const Instruction in = find_instruction(name, sm);
-    const Model& model = builtin_model(sm);
     const int m = 16, n = 32, k = 6 * in.k;
-    const auto value = [&](Format f, int e) {
-      return encode(f, std::ldexp(1.0 + std::uniform_real_distribution<double>(0, 1)(rng), e) * (rng() % 2 ? -1 : 1));
-    };
-    std::vector<std::uint32_t> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(k * n)),
-        c(static_cast<std::size_t>(m * n));
-    for (int i = 0; i < m; ++i)
-      for (int t = 0; t < k; ++t) a[static_cast<std::size_t>(i * k + t)] = value(in.a_type, scales[i % 8]);
-    for (int t = 0; t < k; ++t)
-      for (int j = 0; j < n; ++j) b[static_cast<std::size_t>(t * n + j)] = value(in.b_type, scales[j % 8]);
-    for (auto& x : c) x = value(in.c_type, 0);
-    GemmOptions opt;
-    const auto fast = gemm(model, in, m, n, k, a, b, c, opt);
-    opt.path = GemmOptions::Path::reference;
-    const auto ref = gemm(model, in, m, n, k, a, b, c, opt);
-    ASSERT_EQ(fast, ref) << name;
+    const auto o = binade_operands(
+        in, m, n, k, [&](int i, int) { return scales[i % 8]; }, [&](int, int j) { return scales[j % 8]; },
+        [] { return 0; }, rng);
+    const auto ref = reference_equal_to_fast(builtin_model(sm), in, m, n, k, o);
     // The range is left: some results are Inf, some below fp32's normal numbers.
     const auto infinite =
         std::count_if(ref.begin(), ref.end(), [](std::uint32_t d) { return (d & 0x7fffffffu) == 0x7f800000u; });
     const auto tiny =
         std::count_if(ref.begin(), ref.end(), [](std::uint32_t d) { return d != 0 && (d & 0x7f800000u) == 0; });
-    EXPECT_GT(infinite + tiny, 0) << name;
+    EXPECT_GT(infinite + tiny, 0);
   }
 }
 
